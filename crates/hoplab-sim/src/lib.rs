@@ -1,0 +1,13 @@
+//! hoplab-sim: a discrete-event simulator of TCP over multihop IEEE 802.11
+//! ad hoc networks. See docs/ARCHITECTURE.md for the layers and contracts.
+
+pub mod queue;
+pub mod results;
+pub mod rng;
+pub mod scenario;
+pub mod tcp;
+pub mod time;
+pub mod wire;
+
+pub use results::RunOutput;
+pub use scenario::{Scenario, ScenarioError};

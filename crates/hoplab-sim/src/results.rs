@@ -1,0 +1,107 @@
+//! What a run returns: plain rows, turned into DataFrames by the Python layer
+//! and into CSV/Parquet files by the CLI.
+
+/// One row per flow.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FlowRow {
+    pub flow: u32,
+    /// "tcp" or "cbr".
+    pub kind: &'static str,
+    pub src: u32,
+    pub dst: u32,
+    pub start_s: f64,
+    /// When the flow stopped, finished its transfer, or the run ended.
+    pub end_s: f64,
+    /// Application bytes delivered complete and in order to the receiver.
+    pub bytes_delivered: u64,
+    /// Application-level throughput (seed 000 §3.2): delivered bytes over
+    /// the flow's active time, kbit/s (1 kbit = 1000 bit).
+    pub throughput_kbps: f64,
+    /// Data segments (or datagrams) sent, retransmissions included.
+    pub packets_sent: u64,
+    pub retransmissions: u64,
+    /// Non-duplicate data segments (datagrams) received by the destination.
+    pub packets_received: u64,
+    /// Seed 000 §3.2: retransmitted segments / non-duplicate segments
+    /// received by the destination, in percent.
+    pub retransmission_index: f64,
+    /// Seed 002 §7.2: retransmitted / sent data segments (TCP); lost /
+    /// sent datagrams (CBR).
+    pub loss_rate: f64,
+    /// Mean and standard deviation of the TCP sender's RTT samples (seed 004).
+    pub rtt_mean_ms: f64,
+    pub rtt_std_ms: f64,
+    pub rtt_samples: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    /// The receiver saw a gap or reordering in the byte stream it delivered.
+    pub stream_errors: u64,
+    /// The transfer of `bytes` completed at `end_s`.
+    pub completed: bool,
+}
+
+/// One row per node.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeRow {
+    pub node: u32,
+    pub x: f64,
+    pub y: f64,
+    /// Time-weighted mean interface-queue length (seed 002 §7.3), packets.
+    pub ifq_mean: f64,
+    pub ifq_max: u32,
+    /// Frames the MAC transmitted (RTS, CTS, DATA, ACK).
+    pub mac_frames_sent: u64,
+    /// Data frames handed to the MAC by the network layer and sent once or more.
+    pub mac_data_sent: u64,
+    /// Retransmission attempts of RTS and DATA frames.
+    pub mac_retransmissions: u64,
+    /// Frames this radio lost to a collision while receiving them.
+    pub rx_collisions: u64,
+    /// Packets this node forwarded for others.
+    pub forwarded: u64,
+}
+
+/// Drop counters keyed the way ns-2 traces name them (seed 002 Appendix B).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DropRow {
+    pub node: u32,
+    /// "MAC", "RTR", "IFQ" or "AGT".
+    pub layer: &'static str,
+    /// ns-2 drop code: IFQ, RET, COL, NRTE, TTL, ARP, END, DUP, ...
+    pub reason: &'static str,
+    pub packet_type: &'static str,
+    pub count: u64,
+}
+
+/// TCP sender state over time, one row per change.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimeSeries {
+    pub flow: Vec<u32>,
+    pub time_s: Vec<f64>,
+    pub cwnd: Vec<f64>,
+    pub ssthresh: Vec<f64>,
+    pub srtt_ms: Vec<f64>,
+    pub rto_ms: Vec<f64>,
+}
+
+/// Facts about the run itself.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunInfo {
+    pub scenario: String,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub nodes: u32,
+    pub events: u64,
+    pub wall_s: f64,
+    /// Hash of every processed event (time, node, kind): equal for equal runs.
+    pub event_hash: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RunOutput {
+    pub info: RunInfo,
+    pub flows: Vec<FlowRow>,
+    pub nodes: Vec<NodeRow>,
+    pub drops: Vec<DropRow>,
+    pub timeseries: TimeSeries,
+}

@@ -1,0 +1,487 @@
+//! The scenario schema (TOML, or the same structure as JSON from Python) and
+//! its validation. Every error names the field and the problem.
+
+use serde::Deserialize;
+use std::fmt;
+
+/// A scenario error: the dotted path of the offending field and what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+impl std::error::Error for ScenarioError {}
+
+fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError { field: field.into(), message: message.into() })
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// Simulated seconds.
+    pub duration: f64,
+    /// Default seed; a seed given to `run` overrides it.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    pub topology: Topology,
+    #[serde(default)]
+    pub radio: Radio,
+    #[serde(default)]
+    pub mac: Mac,
+    #[serde(default)]
+    pub routing: Routing,
+    /// Defaults for every TCP flow; a flow may override any of them.
+    #[serde(default)]
+    pub tcp: TcpParams,
+    #[serde(default)]
+    pub flows: Vec<Flow>,
+    #[serde(default)]
+    pub output: Output,
+}
+
+fn default_name() -> String {
+    "scenario".into()
+}
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Topology {
+    /// `nodes` nodes on a line, `spacing` metres apart, node 0 at the origin.
+    Chain { nodes: u32, spacing: f64 },
+    /// `rows` x `cols` nodes, `spacing` metres apart, row-major ids.
+    Grid { rows: u32, cols: u32, spacing: f64 },
+    /// Uniformly random positions in a `width` x `height` rectangle, drawn
+    /// from the run's seed (topology stream).
+    Random { nodes: u32, width: f64, height: f64 },
+    /// Explicit `[x, y]` positions in metres.
+    Explicit { positions: Vec<[f64; 2]> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Propagation {
+    FreeSpace,
+    TwoRayGround,
+    /// Seed 003: full power within the transmission range, nothing beyond.
+    Flat,
+}
+
+/// Radio and channel. Ranges may be given as power thresholds (ns-2 style) or
+/// directly as distances; a distance overrides the matching threshold.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Radio {
+    pub propagation: Propagation,
+    /// Transmit power Pt in watts (ns-2 default, defaults.md).
+    pub tx_power_w: f64,
+    pub frequency_hz: f64,
+    pub antenna_height_m: f64,
+    pub system_loss: f64,
+    /// Minimum power to decode a frame (ns-2 RXThresh).
+    pub rx_threshold_w: f64,
+    /// Minimum power to sense the medium busy (ns-2 CSThresh).
+    pub cs_threshold_w: f64,
+    pub tx_range_m: Option<f64>,
+    pub cs_range_m: Option<f64>,
+    /// Transmitters farther than this from a receiver never corrupt its
+    /// reception (they may still make the medium busy). Unset: no cutoff.
+    pub interference_range_m: Option<f64>,
+    /// A frame survives while its power is at least this many dB above the
+    /// sum of interfering powers (ns-2 CPThresh = 10 linear = 10 dB).
+    pub capture_threshold_db: f64,
+}
+
+impl Default for Radio {
+    fn default() -> Self {
+        // ns-2 Phy/WirelessPhy defaults (../shared/reference/defaults.md).
+        Radio {
+            propagation: Propagation::TwoRayGround,
+            tx_power_w: 0.28183815,
+            frequency_hz: 914e6,
+            antenna_height_m: 1.5,
+            system_loss: 1.0,
+            rx_threshold_w: 3.652e-10,
+            cs_threshold_w: 1.559e-11,
+            tx_range_m: None,
+            cs_range_m: None,
+            interference_range_m: None,
+            capture_threshold_db: 10.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preamble {
+    Long,
+    Short,
+}
+
+/// IEEE 802.11 DCF parameters (802.11-1999 DSSS PHY defaults, defaults.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mac {
+    pub data_rate_mbps: f64,
+    pub basic_rate_mbps: f64,
+    /// Frames whose MPDU is longer than this many bytes use RTS/CTS; 0 means
+    /// always, a value above any frame size means never (dot11RTSThreshold).
+    pub rts_threshold: u32,
+    pub short_retry_limit: u32,
+    pub long_retry_limit: u32,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    pub slot_us: u32,
+    pub sifs_us: u32,
+    pub preamble: Preamble,
+    /// Interface queue capacity in packets (ns-2 PriQueue, 50).
+    pub queue_limit: u32,
+}
+
+impl Default for Mac {
+    fn default() -> Self {
+        Mac {
+            data_rate_mbps: 2.0,
+            basic_rate_mbps: 1.0,
+            rts_threshold: 0,
+            short_retry_limit: 7,
+            long_retry_limit: 4,
+            cw_min: 31,
+            cw_max: 1023,
+            slot_us: 20,
+            sifs_us: 10,
+            preamble: Preamble::Long,
+            queue_limit: 50,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingProtocol {
+    /// Shortest paths from the initial topology (seed 002's "ZERO").
+    #[default]
+    Static,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Routing {
+    pub protocol: RoutingProtocol,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpVariant {
+    Reno,
+    NewReno,
+}
+
+/// TCP parameters; every field optional so that flows can override the
+/// scenario-wide `[tcp]` table field by field.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpParams {
+    pub variant: Option<TcpVariant>,
+    /// Segment payload in bytes.
+    pub mss: Option<u32>,
+    /// Window clamp in segments (seeds 000, 004: "max cwnd"); 0 = unclamped.
+    pub max_cwnd: Option<u32>,
+    pub initial_cwnd: Option<u32>,
+    pub delayed_ack: Option<bool>,
+    /// Delayed-ACK timer in seconds (ns-2 DelAck: 0.1).
+    pub delack_timeout: Option<f64>,
+    pub min_rto: Option<f64>,
+    pub initial_rto: Option<f64>,
+    pub max_rto: Option<f64>,
+}
+
+impl TcpParams {
+    /// `self` with unset fields taken from `base`.
+    pub fn or(&self, base: &TcpParams) -> TcpParams {
+        TcpParams {
+            variant: self.variant.or(base.variant),
+            mss: self.mss.or(base.mss),
+            max_cwnd: self.max_cwnd.or(base.max_cwnd),
+            initial_cwnd: self.initial_cwnd.or(base.initial_cwnd),
+            delayed_ack: self.delayed_ack.or(base.delayed_ack),
+            delack_timeout: self.delack_timeout.or(base.delack_timeout),
+            min_rto: self.min_rto.or(base.min_rto),
+            initial_rto: self.initial_rto.or(base.initial_rto),
+            max_rto: self.max_rto.or(base.max_rto),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowKind {
+    /// FTP over TCP: infinite, or `bytes` long.
+    Ftp,
+    /// Constant bit rate over UDP.
+    Cbr,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flow {
+    pub kind: FlowKind,
+    pub src: u32,
+    pub dst: u32,
+    /// Start time in seconds (default 0).
+    #[serde(default)]
+    pub start: f64,
+    /// Stop time in seconds (default: end of the run).
+    pub stop: Option<f64>,
+    /// FTP: bytes to transfer (default: infinite).
+    pub bytes: Option<u64>,
+    /// CBR: rate in kbit/s of UDP payload.
+    pub rate_kbps: Option<f64>,
+    /// CBR: UDP payload bytes per packet (default 512).
+    pub packet_size: Option<u32>,
+    /// FTP: TCP parameters overriding the scenario's `[tcp]`.
+    #[serde(default)]
+    pub tcp: TcpParams,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Output {
+    /// Record cwnd/ssthresh/srtt/rto time series.
+    pub timeseries: bool,
+}
+
+impl Default for Output {
+    fn default() -> Self {
+        Output { timeseries: true }
+    }
+}
+
+impl Scenario {
+    pub fn from_toml_str(s: &str) -> Result<Scenario, ScenarioError> {
+        let sc: Scenario = toml::from_str(s).map_err(|e| ScenarioError {
+            field: String::new(),
+            message: format!("invalid scenario TOML: {}", e.to_string().trim_end()),
+        })?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    /// The same structure as JSON (what the Python layer sends for a dict).
+    pub fn from_json_str(s: &str) -> Result<Scenario, ScenarioError> {
+        let sc: Scenario = serde_json::from_str(s).map_err(|e| ScenarioError {
+            field: String::new(),
+            message: format!("invalid scenario: {e}"),
+        })?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    pub fn node_count(&self) -> usize {
+        match &self.topology {
+            Topology::Chain { nodes, .. } | Topology::Random { nodes, .. } => *nodes as usize,
+            Topology::Grid { rows, cols, .. } => (*rows as usize) * (*cols as usize),
+            Topology::Explicit { positions } => positions.len(),
+        }
+    }
+
+    /// Check every value that parsing alone cannot; the first problem found
+    /// is returned.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        positive("duration", self.duration)?;
+        if self.duration > 1e7 {
+            return err("duration", format!("{} s is longer than the supported 1e7 s", self.duration));
+        }
+        match &self.topology {
+            Topology::Chain { nodes, spacing } => {
+                at_least("topology.nodes", *nodes as f64, 1.0)?;
+                positive("topology.spacing", *spacing)?;
+            }
+            Topology::Grid { rows, cols, spacing } => {
+                at_least("topology.rows", *rows as f64, 1.0)?;
+                at_least("topology.cols", *cols as f64, 1.0)?;
+                positive("topology.spacing", *spacing)?;
+            }
+            Topology::Random { nodes, width, height } => {
+                at_least("topology.nodes", *nodes as f64, 1.0)?;
+                positive("topology.width", *width)?;
+                positive("topology.height", *height)?;
+            }
+            Topology::Explicit { positions } => {
+                if positions.is_empty() {
+                    return err("topology.positions", "needs at least one [x, y] position");
+                }
+                for (i, p) in positions.iter().enumerate() {
+                    if !p[0].is_finite() || !p[1].is_finite() {
+                        return err(format!("topology.positions[{i}]"), "coordinates must be finite numbers");
+                    }
+                }
+            }
+        }
+        let n = self.node_count();
+        if n > 1_000_000 {
+            return err("topology", format!("{n} nodes is more than the supported 1,000,000"));
+        }
+        self.validate_radio()?;
+        self.validate_mac()?;
+        validate_tcp("tcp", &self.tcp)?;
+        for (i, f) in self.flows.iter().enumerate() {
+            let p = format!("flows[{i}]");
+            for (name, node) in [("src", f.src), ("dst", f.dst)] {
+                if node as usize >= n {
+                    return err(format!("{p}.{name}"), format!("node {node} does not exist (the topology has {n} nodes, 0..{})", n - 1));
+                }
+            }
+            if f.src == f.dst {
+                return err(format!("{p}.dst"), "must differ from src");
+            }
+            non_negative(&format!("{p}.start"), f.start)?;
+            if f.start >= self.duration {
+                return err(format!("{p}.start"), format!("{} s is not before the end of the run ({} s)", f.start, self.duration));
+            }
+            if let Some(stop) = f.stop {
+                if !stop.is_finite() || stop <= f.start {
+                    return err(format!("{p}.stop"), format!("{stop} s must be after start ({} s)", f.start));
+                }
+            }
+            match f.kind {
+                FlowKind::Ftp => {
+                    if f.rate_kbps.is_some() || f.packet_size.is_some() {
+                        return err(format!("{p}"), "rate_kbps and packet_size apply to cbr flows, not ftp");
+                    }
+                    if f.bytes == Some(0) {
+                        return err(format!("{p}.bytes"), "must be at least 1 byte");
+                    }
+                    validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                }
+                FlowKind::Cbr => {
+                    let Some(rate) = f.rate_kbps else {
+                        return err(format!("{p}.rate_kbps"), "a cbr flow needs a rate in kbit/s");
+                    };
+                    positive(&format!("{p}.rate_kbps"), rate)?;
+                    if let Some(ps) = f.packet_size {
+                        if ps == 0 || ps > 65_507 {
+                            return err(format!("{p}.packet_size"), format!("{ps} bytes is outside 1..=65507 (the UDP maximum)"));
+                        }
+                    }
+                    if f.bytes.is_some() {
+                        return err(format!("{p}.bytes"), "applies to ftp flows, not cbr");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_radio(&self) -> Result<(), ScenarioError> {
+        let r = &self.radio;
+        positive("radio.tx_power_w", r.tx_power_w)?;
+        positive("radio.frequency_hz", r.frequency_hz)?;
+        positive("radio.antenna_height_m", r.antenna_height_m)?;
+        positive("radio.system_loss", r.system_loss)?;
+        positive("radio.rx_threshold_w", r.rx_threshold_w)?;
+        positive("radio.cs_threshold_w", r.cs_threshold_w)?;
+        if !r.capture_threshold_db.is_finite() {
+            return err("radio.capture_threshold_db", "must be a finite number of dB");
+        }
+        for (name, v) in [("radio.tx_range_m", r.tx_range_m), ("radio.cs_range_m", r.cs_range_m), ("radio.interference_range_m", r.interference_range_m)] {
+            if let Some(v) = v {
+                positive(name, v)?;
+            }
+        }
+        if let (Some(t), Some(c)) = (r.tx_range_m, r.cs_range_m) {
+            if c < t {
+                return err("radio.cs_range_m", format!("{c} m is less than tx_range_m ({t} m): a node must sense what it can decode"));
+            }
+        }
+        if r.propagation == Propagation::Flat && r.cs_range_m.is_some() {
+            return err("radio.cs_range_m", "the flat model has one range (seed 003): set tx_range_m only");
+        }
+        if r.tx_range_m.is_none() && r.cs_range_m.is_none() && r.cs_threshold_w > r.rx_threshold_w {
+            return err("radio.cs_threshold_w", "is above rx_threshold_w: a node must sense what it can decode");
+        }
+        Ok(())
+    }
+
+    fn validate_mac(&self) -> Result<(), ScenarioError> {
+        let m = &self.mac;
+        positive("mac.data_rate_mbps", m.data_rate_mbps)?;
+        positive("mac.basic_rate_mbps", m.basic_rate_mbps)?;
+        for (name, v) in [("mac.data_rate_mbps", m.data_rate_mbps), ("mac.basic_rate_mbps", m.basic_rate_mbps)] {
+            if v > 10_000.0 {
+                return err(name, format!("{v} Mbit/s is beyond any 802.11 PHY"));
+            }
+        }
+        at_least("mac.short_retry_limit", m.short_retry_limit as f64, 1.0)?;
+        at_least("mac.long_retry_limit", m.long_retry_limit as f64, 1.0)?;
+        at_least("mac.slot_us", m.slot_us as f64, 1.0)?;
+        at_least("mac.sifs_us", m.sifs_us as f64, 1.0)?;
+        at_least("mac.queue_limit", m.queue_limit as f64, 1.0)?;
+        if !(m.cw_min + 1).is_power_of_two() {
+            return err("mac.cw_min", format!("{} is not 2^k - 1 (802.11 §9.2.4)", m.cw_min));
+        }
+        if !(m.cw_max + 1).is_power_of_two() || m.cw_max < m.cw_min {
+            return err("mac.cw_max", format!("{} must be 2^k - 1 and at least cw_min ({})", m.cw_max, m.cw_min));
+        }
+        if m.cw_max > 65_535 {
+            return err("mac.cw_max", format!("{} is above 65535", m.cw_max));
+        }
+        Ok(())
+    }
+}
+
+fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    if let Some(mss) = t.mss {
+        if !(1..=65_495).contains(&mss) {
+            return err(format!("{p}.mss"), format!("{mss} bytes is outside 1..=65495"));
+        }
+    }
+    if t.initial_cwnd == Some(0) {
+        return err(format!("{p}.initial_cwnd"), "must be at least 1 segment");
+    }
+    for (name, v) in [("delack_timeout", t.delack_timeout), ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), ("max_rto", t.max_rto)] {
+        if let Some(v) = v {
+            positive(&format!("{p}.{name}"), v)?;
+        }
+    }
+    if let (Some(lo), Some(hi)) = (t.min_rto, t.max_rto) {
+        if hi < lo {
+            return err(format!("{p}.max_rto"), format!("{hi} s is below min_rto ({lo} s)"));
+        }
+    }
+    Ok(())
+}
+
+fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if !v.is_finite() || v <= 0.0 {
+        return err(field, format!("must be a positive number, got {v}"));
+    }
+    Ok(())
+}
+fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
+    if !v.is_finite() || v < 0.0 {
+        return err(field, format!("must be zero or positive, got {v}"));
+    }
+    Ok(())
+}
+fn at_least(field: &str, v: f64, min: f64) -> Result<(), ScenarioError> {
+    if v < min {
+        return err(field, format!("must be at least {min}, got {v}"));
+    }
+    Ok(())
+}
