@@ -1,6 +1,12 @@
 //! hoplab-sim: a discrete-event simulator of TCP over multihop IEEE 802.11
 //! ad hoc networks. See docs/ARCHITECTURE.md for the layers and contracts.
 
+pub mod app;
+pub mod event;
+pub mod mac;
+pub mod net;
+pub mod node;
+pub mod phy;
 pub mod queue;
 pub mod results;
 pub mod rng;
@@ -8,6 +14,8 @@ pub mod scenario;
 pub mod tcp;
 pub mod time;
 pub mod wire;
+pub mod world;
 
 pub use results::RunOutput;
 pub use scenario::{Scenario, ScenarioError};
+pub use world::run;

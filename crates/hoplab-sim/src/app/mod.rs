@@ -1,0 +1,82 @@
+//! Flow endpoints ("agents", as ns-2 calls them): traffic sources with their
+//! transport, and the sinks that receive them. Each is sans-IO: it is fed
+//! packets and timer expiries, and is polled for packets and deadlines.
+
+pub mod cbr;
+pub mod ftp;
+
+use crate::time::SimTime;
+use crate::wire::{Body, NodeId, Packet};
+
+/// Timer slots per agent: 0 = transport (RTO, delayed ACK), 1 = application
+/// (start, stop, next CBR packet).
+pub const AGENT_TIMERS: usize = 2;
+
+pub enum Agent {
+    Cbr(cbr::CbrSource),
+    UdpSink(cbr::UdpSink),
+    FtpSource(ftp::FtpSource),
+    TcpSink(ftp::TcpSinkAgent),
+}
+
+impl Agent {
+    pub fn flow(&self) -> u32 {
+        match self {
+            Agent::Cbr(a) => a.flow,
+            Agent::UdpSink(a) => a.flow,
+            Agent::FtpSource(a) => a.flow,
+            Agent::TcpSink(a) => a.flow,
+        }
+    }
+
+    /// The node this agent sends to.
+    pub fn peer(&self) -> NodeId {
+        match self {
+            Agent::Cbr(a) => a.dst,
+            Agent::UdpSink(a) => a.src,
+            Agent::FtpSource(a) => a.dst,
+            Agent::TcpSink(a) => a.src,
+        }
+    }
+
+    pub fn handle_timer(&mut self, now: SimTime, slot: usize) {
+        match self {
+            Agent::Cbr(a) => a.handle_timer(now),
+            Agent::UdpSink(_) => {}
+            Agent::FtpSource(a) => a.handle_timer(now, slot),
+            Agent::TcpSink(a) => a.sink.handle_timeout(now),
+        }
+    }
+
+    pub fn handle_packet(&mut self, now: SimTime, p: &Packet) {
+        match (self, &p.body) {
+            (Agent::UdpSink(a), Body::Udp(d)) => a.receive(now, d),
+            (Agent::FtpSource(a), Body::Tcp(s)) => a.sender.handle_ack(now, s),
+            (Agent::TcpSink(a), Body::Tcp(s)) => a.sink.handle_segment(now, s),
+            _ => {}
+        }
+    }
+
+    /// Transport payloads ready to go to the peer.
+    pub fn poll_transmit(&mut self, now: SimTime, out: &mut Vec<Body>) {
+        match self {
+            Agent::Cbr(a) => a.poll_transmit(out),
+            Agent::UdpSink(_) => {}
+            Agent::FtpSource(a) => a.poll_transmit(now, out),
+            Agent::TcpSink(a) => {
+                while let Some(s) = a.sink.poll_transmit(now) {
+                    out.push(Body::Tcp(s));
+                }
+            }
+        }
+    }
+
+    pub fn timeouts(&self) -> [Option<SimTime>; AGENT_TIMERS] {
+        match self {
+            Agent::Cbr(a) => [None, a.next_at],
+            Agent::UdpSink(_) => [None, None],
+            Agent::FtpSource(a) => a.timeouts(),
+            Agent::TcpSink(a) => [a.sink.poll_timeout(), None],
+        }
+    }
+}

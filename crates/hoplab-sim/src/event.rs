@@ -1,0 +1,72 @@
+//! What the event queue carries, and the table of frames on the air.
+
+use crate::wire::Frame;
+
+/// An event delivered to one node (the node is part of the queue key).
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// The first bit of transmission `tx` reaches this node.
+    RxStart { tx: u32, power: f64, sensed: bool, interferes: bool },
+    /// The last bit of transmission `tx` reaches this node.
+    RxEnd { tx: u32 },
+    /// This node's own transmission ends.
+    TxEnd,
+    /// Timer `slot` of this node fires, unless re-armed since (`gen`).
+    Timer { slot: u16, gen: u32 },
+}
+
+impl Event {
+    /// A small code for the event hash of the determinism check.
+    pub fn code(&self) -> u64 {
+        match *self {
+            Event::RxStart { tx, .. } => 1 | (tx as u64) << 8,
+            Event::RxEnd { tx } => 2 | (tx as u64) << 8,
+            Event::TxEnd => 3,
+            Event::Timer { slot, .. } => 4 | (slot as u64) << 8,
+        }
+    }
+}
+
+/// Frames on the air, each kept until every receiver has seen its end;
+/// receivers borrow the frame instead of each getting a copy.
+#[derive(Default)]
+pub struct TxTable {
+    frames: Vec<Option<Frame>>,
+    pending: Vec<u32>,
+    free: Vec<u32>,
+}
+
+impl TxTable {
+    /// Store a frame that `receivers` nodes will hear the end of.
+    pub fn insert(&mut self, frame: Frame, receivers: u32) -> u32 {
+        if receivers == 0 {
+            return u32::MAX;
+        }
+        match self.free.pop() {
+            Some(i) => {
+                self.frames[i as usize] = Some(frame);
+                self.pending[i as usize] = receivers;
+                i
+            }
+            None => {
+                self.frames.push(Some(frame));
+                self.pending.push(receivers);
+                (self.frames.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn get(&self, tx: u32) -> &Frame {
+        self.frames[tx as usize].as_ref().expect("frame already released")
+    }
+
+    /// One receiver is done with `tx`.
+    pub fn release(&mut self, tx: u32) {
+        let p = &mut self.pending[tx as usize];
+        *p -= 1;
+        if *p == 0 {
+            self.frames[tx as usize] = None;
+            self.free.push(tx);
+        }
+    }
+}

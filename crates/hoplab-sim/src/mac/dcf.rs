@@ -1,0 +1,495 @@
+//! The IEEE 802.11 Distributed Coordination Function (802.11-1999 §9.2) as a
+//! sans-IO state machine: inputs are medium changes, received frames, the end
+//! of our own transmissions and timer expiries; outputs are `MacEvent`s and
+//! four timer deadlines (`timers()`), which the node turns into events.
+
+use crate::phy::PhyTiming;
+use crate::rng::Stream;
+use crate::time::{Dur, SimTime};
+use crate::wire::{Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
+
+/// The DCF's timers, indices into `timers()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacTimer {
+    /// DIFS/EIFS deferral plus backoff countdown completes.
+    Access = 0,
+    /// CTS or ACK did not arrive.
+    Timeout = 1,
+    /// SIFS before a CTS, DATA or ACK.
+    Sifs = 2,
+    /// The NAV expires.
+    Nav = 3,
+}
+pub const MAC_TIMERS: usize = 4;
+const ALL_TIMERS: [MacTimer; MAC_TIMERS] = [MacTimer::Access, MacTimer::Timeout, MacTimer::Sifs, MacTimer::Nav];
+
+impl MacTimer {
+    pub fn from_index(i: usize) -> MacTimer {
+        ALL_TIMERS[i]
+    }
+}
+
+/// Resolved DCF parameters.
+#[derive(Clone, Debug)]
+pub struct MacConfig {
+    pub phy: PhyTiming,
+    pub slot: Dur,
+    pub sifs: Dur,
+    pub rts_threshold: u32,
+    pub short_retry_limit: u32,
+    pub long_retry_limit: u32,
+    pub cw_min: u32,
+    pub cw_max: u32,
+}
+
+impl MacConfig {
+    pub fn from_scenario(m: &crate::scenario::Mac) -> MacConfig {
+        MacConfig {
+            phy: PhyTiming::new(m.preamble, m.data_rate_mbps, m.basic_rate_mbps),
+            slot: Dur::from_micros(m.slot_us as u64),
+            sifs: Dur::from_micros(m.sifs_us as u64),
+            rts_threshold: m.rts_threshold,
+            short_retry_limit: m.short_retry_limit,
+            long_retry_limit: m.long_retry_limit,
+            cw_min: m.cw_min,
+            cw_max: m.cw_max,
+        }
+    }
+    /// DIFS = SIFS + 2 slots (§9.2.10).
+    pub fn difs(&self) -> Dur {
+        self.sifs + self.slot.mul(2)
+    }
+    /// Airtime of a control frame (RTS, CTS, ACK) at the basic rate.
+    pub fn ctrl_time(&self, bytes: u32) -> Dur {
+        self.phy.airtime(bytes, self.phy.basic_rate_bps)
+    }
+    pub fn data_time(&self, bytes: u32) -> Dur {
+        self.phy.airtime(bytes, self.phy.data_rate_bps)
+    }
+    /// EIFS = SIFS + ACK airtime at the lowest rate + DIFS (§9.2.10).
+    pub fn eifs(&self) -> Dur {
+        self.sifs + self.ctrl_time(crate::wire::ACK_BYTES) + self.difs()
+    }
+}
+
+/// What the DCF asks of the node.
+#[derive(Debug)]
+pub enum MacEvent {
+    /// Put this frame on the air now.
+    Transmit(Frame),
+    /// A data frame for us (or broadcast) arrived: hand its packet to IP.
+    Deliver { from: NodeId, packet: Packet },
+    /// The current packet reached `next_hop` (or was broadcast).
+    TxOk { next_hop: NodeId },
+    /// Retries exhausted: link-layer failure feedback for routing.
+    TxFailed { next_hop: NodeId, packet: Packet },
+    /// A received duplicate was discarded (ns-2 drop code DUP).
+    Duplicate { ptype: PacketType },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MacStats {
+    pub frames_sent: u64,
+    pub data_sent: u64,
+    pub retransmissions: u64,
+    pub retry_drops: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// No exchange of ours under way (a backoff may be pending).
+    Idle,
+    TxRts,
+    WaitCts,
+    /// CTS received; DATA goes out after SIFS.
+    SifsData,
+    TxData,
+    WaitAck,
+}
+
+struct Outgoing {
+    packet: Packet,
+    next_hop: NodeId,
+    seq: u16,
+    use_rts: bool,
+    short_retries: u32,
+    long_retries: u32,
+    retry: bool,
+}
+
+pub struct Dcf {
+    cfg: MacConfig,
+    addr: NodeId,
+    rng: Stream,
+    difs: Dur,
+    eifs: Dur,
+    cts_time: Dur,
+    ack_time: Dur,
+    // Medium state (§9.2.1: physical and virtual carrier sense).
+    phy_busy: bool,
+    nav_until: SimTime,
+    medium_idle: bool,
+    idle_since: SimTime,
+    use_eifs: bool,
+    // Access (§9.2.5).
+    backoff: Option<u32>,
+    cw: u32,
+    phase: Phase,
+    cur: Option<Outgoing>,
+    /// A frame to send after SIFS (CTS, ACK, or our DATA after a CTS).
+    sifs_frame: Option<Frame>,
+    /// What our ongoing transmission is.
+    on_air: Option<FrameKind>,
+    next_seq: u16,
+    /// Last sequence number seen from each transmitter (§9.2.9).
+    dup_cache: Vec<(NodeId, u16)>,
+    timers: [Option<SimTime>; MAC_TIMERS],
+    out: Vec<MacEvent>,
+    pub stats: MacStats,
+}
+
+fn dur_us_ceil(d: Dur) -> u32 {
+    d.0.div_ceil(1000) as u32
+}
+
+impl Dcf {
+    pub fn new(addr: NodeId, cfg: MacConfig, rng: Stream) -> Dcf {
+        Dcf {
+            difs: cfg.difs(),
+            eifs: cfg.eifs(),
+            cts_time: cfg.ctrl_time(crate::wire::CTS_BYTES),
+            ack_time: cfg.ctrl_time(crate::wire::ACK_BYTES),
+            cw: cfg.cw_min,
+            cfg,
+            addr,
+            rng,
+            phy_busy: false,
+            nav_until: SimTime::ZERO,
+            medium_idle: true,
+            idle_since: SimTime::ZERO,
+            use_eifs: false,
+            backoff: None,
+            phase: Phase::Idle,
+            cur: None,
+            sifs_frame: None,
+            on_air: None,
+            next_seq: 0,
+            dup_cache: Vec::new(),
+            timers: [None; MAC_TIMERS],
+            out: Vec::new(),
+            stats: MacStats::default(),
+        }
+    }
+
+    /// Airtime of a frame we send: control frames at the basic rate, data
+    /// frames at the data rate (§9.6).
+    pub fn airtime(&self, f: &Frame) -> Dur {
+        match f.kind {
+            FrameKind::Data => self.cfg.data_time(f.bytes()),
+            _ => self.cfg.ctrl_time(f.bytes()),
+        }
+    }
+
+    /// Timer deadlines, indexed by `MacTimer as usize`.
+    pub fn timers(&self) -> &[Option<SimTime>; MAC_TIMERS] {
+        &self.timers
+    }
+
+    /// Outputs produced since the last call, oldest first.
+    pub fn take_events(&mut self) -> std::vec::Drain<'_, MacEvent> {
+        self.out.drain(..)
+    }
+
+    pub fn has_events(&self) -> bool {
+        !self.out.is_empty()
+    }
+
+    /// The MAC holds no packet and will take the next one from the queue.
+    pub fn is_ready(&self) -> bool {
+        self.cur.is_none()
+    }
+
+    fn draw_backoff(&mut self) -> u32 {
+        self.rng.below_incl(self.cw)
+    }
+
+    /// Accept a packet for `next_hop` (only when `is_ready()`).
+    pub fn enqueue(&mut self, now: SimTime, packet: Packet, next_hop: NodeId) {
+        debug_assert!(self.cur.is_none());
+        let seq = self.next_seq;
+        self.next_seq = (self.next_seq + 1) & 0x0fff;
+        // §9.2: RTS/CTS for unicast MPDUs longer than dot11RTSThreshold.
+        let mpdu = crate::wire::DATA_OVERHEAD_BYTES + packet.size();
+        let use_rts = next_hop != BROADCAST && mpdu > self.cfg.rts_threshold;
+        self.cur = Some(Outgoing { packet, next_hop, seq, use_rts, short_retries: 0, long_retries: 0, retry: false });
+        self.stats.data_sent += 1;
+        // §9.2.5.1: a frame arriving at a busy medium waits for a backoff;
+        // one arriving at an idle medium may go after DIFS without one.
+        if self.backoff.is_none() && !self.medium_idle {
+            self.backoff = Some(self.draw_backoff());
+        }
+        self.schedule_access(now);
+    }
+
+    /// Physical carrier sense changed (or was re-read).
+    pub fn handle_medium(&mut self, now: SimTime, phy_busy: bool) {
+        self.phy_busy = phy_busy;
+        self.refresh_medium(now);
+    }
+
+    /// A frame was received without error.
+    pub fn handle_rx(&mut self, now: SimTime, frame: &Frame) {
+        // §9.2.3.4: a correctly received frame ends EIFS deferral.
+        self.use_eifs = false;
+        if frame.dst != self.addr {
+            if frame.dst == BROADCAST {
+                if let Some(p) = &frame.packet {
+                    self.out.push(MacEvent::Deliver { from: frame.src, packet: p.clone() });
+                }
+            } else if frame.duration_us > 0 {
+                // §9.2.5.4: virtual carrier sense; the NAV only grows.
+                let until = now + Dur::from_micros(frame.duration_us as u64);
+                if until > self.nav_until {
+                    self.nav_until = until;
+                    self.timers[MacTimer::Nav as usize] = Some(until);
+                }
+            }
+            self.refresh_medium(now);
+            return;
+        }
+        match frame.kind {
+            FrameKind::Rts => {
+                // §9.2.5.4 / §9.2.6: answer with CTS after SIFS only if the NAV is idle.
+                if self.phase == Phase::Idle && self.sifs_frame.is_none() && now >= self.nav_until {
+                    let dur = frame.duration_us.saturating_sub(dur_us_ceil(self.cfg.sifs + self.cts_time));
+                    self.respond_after_sifs(now, Frame { kind: FrameKind::Cts, src: self.addr, dst: frame.src, duration_us: dur, seq: 0, retry: false, packet: None });
+                }
+            }
+            FrameKind::Cts => {
+                if self.phase == Phase::WaitCts {
+                    self.timers[MacTimer::Timeout as usize] = None;
+                    let cur = self.cur.as_mut().expect("waiting for CTS without a frame");
+                    // §9.2.5.3: the short retry count is reset by a CTS.
+                    cur.short_retries = 0;
+                    self.phase = Phase::SifsData;
+                    let f = self.data_frame();
+                    self.respond_after_sifs(now, f);
+                }
+            }
+            FrameKind::Data => {
+                // §9.2.8: every unicast data frame is acknowledged after SIFS.
+                if self.sifs_frame.is_none() {
+                    self.respond_after_sifs(now, Frame { kind: FrameKind::Ack, src: self.addr, dst: frame.src, duration_us: 0, seq: 0, retry: false, packet: None });
+                }
+                let p = frame.packet.as_ref().expect("data frame without packet");
+                // §9.2.9: discard a retry whose <TA, seq> we have seen.
+                match self.dup_cache.iter_mut().find(|(a, _)| *a == frame.src) {
+                    Some((_, s)) if frame.retry && *s == frame.seq => {
+                        self.out.push(MacEvent::Duplicate { ptype: p.ptype() });
+                    }
+                    Some((_, s)) => {
+                        *s = frame.seq;
+                        self.out.push(MacEvent::Deliver { from: frame.src, packet: p.clone() });
+                    }
+                    None => {
+                        self.dup_cache.push((frame.src, frame.seq));
+                        self.out.push(MacEvent::Deliver { from: frame.src, packet: p.clone() });
+                    }
+                }
+            }
+            FrameKind::Ack => {
+                if self.phase == Phase::WaitAck {
+                    self.timers[MacTimer::Timeout as usize] = None;
+                    self.succeed();
+                }
+            }
+        }
+        self.refresh_medium(now);
+    }
+
+    /// A sensed frame could not be decoded: defer with EIFS (§9.2.3.4).
+    pub fn handle_rx_error(&mut self, now: SimTime) {
+        self.use_eifs = true;
+        self.refresh_medium(now);
+    }
+
+    /// Our transmission ended.
+    pub fn handle_tx_end(&mut self, now: SimTime) {
+        match self.on_air.take() {
+            Some(FrameKind::Rts) => {
+                self.phase = Phase::WaitCts;
+                // CTSTimeout: SIFS + CTS airtime + a slot (which covers the
+                // round-trip propagation, §9.2.5.7).
+                self.timers[MacTimer::Timeout as usize] = Some(now + self.cfg.sifs + self.cts_time + self.cfg.slot);
+            }
+            Some(FrameKind::Data) if self.phase == Phase::TxData => {
+                if self.cur.as_ref().is_some_and(|c| c.next_hop == BROADCAST) {
+                    self.succeed();
+                } else {
+                    self.phase = Phase::WaitAck;
+                    self.timers[MacTimer::Timeout as usize] = Some(now + self.cfg.sifs + self.ack_time + self.cfg.slot);
+                }
+            }
+            _ => {}
+        }
+        self.refresh_medium(now);
+    }
+
+    pub fn handle_timer(&mut self, now: SimTime, t: MacTimer) {
+        self.timers[t as usize] = None;
+        match t {
+            MacTimer::Access => {
+                self.backoff = None;
+                if self.cur.is_some() && self.phase == Phase::Idle {
+                    self.start_exchange();
+                }
+            }
+            MacTimer::Timeout => self.fail(now),
+            MacTimer::Sifs => {
+                if let Some(f) = self.sifs_frame.take() {
+                    if f.kind == FrameKind::Data {
+                        self.phase = Phase::TxData;
+                    }
+                    self.transmit(f);
+                }
+            }
+            MacTimer::Nav => {}
+        }
+        self.refresh_medium(now);
+    }
+
+    fn respond_after_sifs(&mut self, now: SimTime, f: Frame) {
+        self.sifs_frame = Some(f);
+        self.timers[MacTimer::Sifs as usize] = Some(now + self.cfg.sifs);
+    }
+
+    fn data_frame(&self) -> Frame {
+        let cur = self.cur.as_ref().expect("no frame to send");
+        let duration_us = if cur.next_hop == BROADCAST {
+            0
+        } else {
+            // §7.2.2: SIFS + ACK.
+            dur_us_ceil(self.cfg.sifs + self.ack_time)
+        };
+        Frame { kind: FrameKind::Data, src: self.addr, dst: cur.next_hop, duration_us, seq: cur.seq, retry: cur.retry, packet: Some(cur.packet.clone()) }
+    }
+
+    fn start_exchange(&mut self) {
+        let cur = self.cur.as_ref().expect("no frame to send");
+        if cur.use_rts {
+            let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + cur.packet.size());
+            // §7.2.1.1: 3 SIFS + CTS + DATA + ACK.
+            let dur = self.cfg.sifs.mul(3) + self.cts_time + data + self.ack_time;
+            let f = Frame { kind: FrameKind::Rts, src: self.addr, dst: cur.next_hop, duration_us: dur_us_ceil(dur), seq: 0, retry: cur.retry, packet: None };
+            self.phase = Phase::TxRts;
+            self.transmit(f);
+        } else {
+            let f = self.data_frame();
+            self.phase = Phase::TxData;
+            self.transmit(f);
+        }
+    }
+
+    fn transmit(&mut self, f: Frame) {
+        self.on_air = Some(f.kind);
+        self.stats.frames_sent += 1;
+        self.out.push(MacEvent::Transmit(f));
+    }
+
+    /// The exchange completed (ACK received, or broadcast sent).
+    fn succeed(&mut self) {
+        let cur = self.cur.take().expect("success without a frame");
+        self.phase = Phase::Idle;
+        // §9.2.4: CW returns to CWmin after a successful transmission, and
+        // §9.2.5.2: a backoff follows every transmission.
+        self.cw = self.cfg.cw_min;
+        self.backoff = Some(self.draw_backoff());
+        self.out.push(MacEvent::TxOk { next_hop: cur.next_hop });
+    }
+
+    /// CTS or ACK timeout: retry with a doubled window, or give up (§9.2.5.3).
+    fn fail(&mut self, now: SimTime) {
+        let waited_cts = self.phase == Phase::WaitCts;
+        self.phase = Phase::Idle;
+        let cfg = &self.cfg;
+        let cur = self.cur.as_mut().expect("timeout without a frame");
+        // RTS failures and failures of frames sent without RTS count against
+        // the short retry limit; DATA after a CTS against the long one.
+        let exhausted = if waited_cts || !cur.use_rts {
+            cur.short_retries += 1;
+            cur.short_retries >= cfg.short_retry_limit
+        } else {
+            cur.long_retries += 1;
+            cur.long_retries >= cfg.long_retry_limit
+        };
+        if exhausted {
+            let cur = self.cur.take().unwrap();
+            self.cw = self.cfg.cw_min;
+            self.stats.retry_drops += 1;
+            self.out.push(MacEvent::TxFailed { next_hop: cur.next_hop, packet: cur.packet });
+        } else {
+            cur.retry = true;
+            self.stats.retransmissions += 1;
+            self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
+        }
+        self.backoff = Some(self.draw_backoff());
+        // The deferral for the next attempt starts now, not when the medium
+        // went idle before the timeout.
+        if self.medium_idle {
+            self.idle_since = now;
+        }
+    }
+
+    fn refresh_medium(&mut self, now: SimTime) {
+        let idle = !self.phy_busy && now >= self.nav_until;
+        if idle != self.medium_idle {
+            self.medium_idle = idle;
+            if idle {
+                self.idle_since = now;
+            } else {
+                self.freeze(now);
+            }
+        }
+        self.schedule_access(now);
+    }
+
+    fn ifs(&self) -> Dur {
+        if self.use_eifs {
+            self.eifs
+        } else {
+            self.difs
+        }
+    }
+
+    /// The medium turned busy: the backoff counts down only whole idle slots
+    /// after DIFS/EIFS, then freezes (§9.2.5.2).
+    fn freeze(&mut self, now: SimTime) {
+        if self.timers[MacTimer::Access as usize].take().is_none() {
+            return;
+        }
+        let start = self.idle_since + self.ifs();
+        if let Some(b) = self.backoff.as_mut() {
+            if now > start {
+                let slots = (now - start).0 / self.cfg.slot.0;
+                *b -= (slots as u32).min(*b);
+            }
+        } else if self.cur.is_some() {
+            // Medium became busy during the deferral of a frame that had none.
+            self.backoff = Some(self.draw_backoff());
+        }
+    }
+
+    fn schedule_access(&mut self, now: SimTime) {
+        let wants = (self.cur.is_some() || self.backoff.is_some())
+            && self.phase == Phase::Idle
+            && self.sifs_frame.is_none()
+            && self.on_air.is_none()
+            && self.medium_idle;
+        self.timers[MacTimer::Access as usize] = if wants {
+            let at = self.idle_since + self.ifs() + self.cfg.slot.mul(self.backoff.unwrap_or(0) as u64);
+            Some(at.max(now))
+        } else {
+            None
+        };
+    }
+}

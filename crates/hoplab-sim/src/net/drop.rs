@@ -1,0 +1,46 @@
+//! Why a packet was dropped, with ns-2's trace codes (seed 002 Appendix B,
+//! Table 3) and the layer that logs it.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DropReason {
+    /// Interface queue full.
+    Ifq,
+    /// MAC retry limit exceeded.
+    Ret,
+    /// Lost to a collision at the receiving MAC.
+    Col,
+    /// MAC duplicate (a retry of a frame already received).
+    Dup,
+    /// No route to the destination.
+    Nrte,
+    /// TTL reached zero.
+    Ttl,
+    /// MAC callback on a bad link, dropped by routing.
+    Cbk,
+    /// Still queued when the simulation ended.
+    End,
+}
+
+impl DropReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            DropReason::Ifq => "IFQ",
+            DropReason::Ret => "RET",
+            DropReason::Col => "COL",
+            DropReason::Dup => "DUP",
+            DropReason::Nrte => "NRTE",
+            DropReason::Ttl => "TTL",
+            DropReason::Cbk => "CBK",
+            DropReason::End => "END",
+        }
+    }
+
+    /// The ns-2 trace level that logs this drop.
+    pub fn layer(self) -> &'static str {
+        match self {
+            DropReason::Ifq => "IFQ",
+            DropReason::Ret | DropReason::Col | DropReason::Dup => "MAC",
+            DropReason::Nrte | DropReason::Ttl | DropReason::Cbk | DropReason::End => "RTR",
+        }
+    }
+}

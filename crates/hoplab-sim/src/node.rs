@@ -1,0 +1,291 @@
+//! A node's protocol stack, and the one place that knows the order of its
+//! layers: PHY (radio) <-> MAC (DCF) <-> interface queue <-> IP/routing <->
+//! agents. Each event is handed to the layer it is for; the node then
+//! shuttles the layers' outputs until nothing moves, and re-arms timers.
+
+use crate::app::{Agent, AGENT_TIMERS};
+use crate::event::{Event, TxTable};
+use crate::mac::{Dcf, Ifq, MacEvent, MacTimer, MAC_TIMERS};
+use crate::net::{DropReason, RouteAction, Router};
+use crate::phy::{Channel, Radio, RxOutcome};
+use crate::queue::{EventQueue, Phase};
+use crate::time::SimTime;
+use crate::wire::{Body, Frame, NodeId, Packet, PacketType, BROADCAST, DEFAULT_TTL};
+use std::collections::BTreeMap;
+
+/// The world's shared pieces a node may touch while handling an event.
+pub struct Ctx<'a> {
+    pub now: SimTime,
+    pub queue: &'a mut EventQueue<Event>,
+    pub channel: &'a mut Channel,
+    pub txs: &'a mut TxTable,
+}
+
+const ROUTER_TIMER: usize = MAC_TIMERS;
+const FIRST_AGENT_TIMER: usize = MAC_TIMERS + 1;
+
+#[derive(Clone, Copy, Default)]
+struct TimerSlot {
+    at: Option<SimTime>,
+    gen: u32,
+}
+
+#[derive(Default)]
+pub struct NodeStats {
+    pub forwarded: u64,
+    pub rx_collisions: u64,
+    pub drops: BTreeMap<(DropReason, PacketType), u64>,
+}
+
+pub struct Node {
+    pub id: NodeId,
+    pub radio: Radio,
+    pub mac: Dcf,
+    pub ifq: Ifq,
+    pub router: Router,
+    pub agents: Vec<Agent>,
+    pub stats: NodeStats,
+    timers: Vec<TimerSlot>,
+    next_uid: u64,
+    mac_events: Vec<MacEvent>,
+    route_actions: Vec<RouteAction>,
+    bodies: Vec<Body>,
+}
+
+impl Node {
+    pub fn new(id: NodeId, radio: Radio, mac: Dcf, ifq: Ifq, router: Router, agents: Vec<Agent>) -> Node {
+        let timers = vec![TimerSlot::default(); FIRST_AGENT_TIMER + AGENT_TIMERS * agents.len()];
+        Node {
+            id,
+            radio,
+            mac,
+            ifq,
+            router,
+            agents,
+            stats: NodeStats::default(),
+            timers,
+            next_uid: 0,
+            mac_events: Vec::new(),
+            route_actions: Vec::new(),
+            bodies: Vec::new(),
+        }
+    }
+
+    fn count_drop(&mut self, reason: DropReason, ptype: PacketType) {
+        *self.stats.drops.entry((reason, ptype)).or_insert(0) += 1;
+    }
+
+    /// Handle one event. Returns false if it was a stale timer.
+    pub fn handle(&mut self, ev: Event, ctx: &mut Ctx) -> bool {
+        let now = ctx.now;
+        match ev {
+            Event::RxStart { tx, power, sensed, interferes } => {
+                let was = self.radio.busy();
+                self.radio.signal_start(tx, power, sensed, interferes);
+                if self.radio.busy() != was {
+                    self.mac.handle_medium(now, true);
+                }
+            }
+            Event::RxEnd { tx } => {
+                let outcome = self.radio.signal_end(tx);
+                let frame = ctx.txs.get(tx);
+                match outcome {
+                    RxOutcome::Ok => self.mac.handle_rx(now, frame),
+                    RxOutcome::Collision => {
+                        if frame.dst == self.id || frame.dst == BROADCAST {
+                            self.stats.rx_collisions += 1;
+                            let ptype = frame.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
+                            self.count_drop(DropReason::Col, ptype);
+                        }
+                        self.mac.handle_rx_error(now);
+                    }
+                    RxOutcome::TooWeak => self.mac.handle_rx_error(now),
+                    RxOutcome::NotLocked => {}
+                }
+                ctx.txs.release(tx);
+                self.mac.handle_medium(now, self.radio.busy());
+            }
+            Event::TxEnd => {
+                self.radio.end_tx();
+                self.mac.handle_medium(now, self.radio.busy());
+                self.mac.handle_tx_end(now);
+            }
+            Event::Timer { slot, gen } => {
+                let slot = slot as usize;
+                let s = &mut self.timers[slot];
+                if s.gen != gen || s.at.is_none() {
+                    return false;
+                }
+                s.at = None;
+                if slot < MAC_TIMERS {
+                    self.mac.handle_timer(now, MacTimer::from_index(slot));
+                } else if slot == ROUTER_TIMER {
+                    let mut acts = std::mem::take(&mut self.route_actions);
+                    self.router.handle_timeout(now, &mut acts);
+                    self.apply_route_actions(now, &mut acts);
+                    self.route_actions = acts;
+                } else {
+                    let k = (slot - FIRST_AGENT_TIMER) / AGENT_TIMERS;
+                    self.agents[k].handle_timer(now, (slot - FIRST_AGENT_TIMER) % AGENT_TIMERS);
+                    self.agent_output(now, k);
+                }
+            }
+        }
+        self.pump(ctx);
+        true
+    }
+
+    /// Move outputs between layers until nothing moves, then re-arm timers.
+    fn pump(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now;
+        loop {
+            if self.mac.has_events() {
+                let mut evs = std::mem::take(&mut self.mac_events);
+                evs.extend(self.mac.take_events());
+                for ev in evs.drain(..) {
+                    self.on_mac_event(ev, ctx);
+                }
+                self.mac_events = evs;
+                continue;
+            }
+            if self.mac.is_ready() {
+                if let Some((p, nh)) = self.ifq.dequeue(now) {
+                    self.mac.enqueue(now, p, nh);
+                    continue;
+                }
+            }
+            break;
+        }
+        self.sync_timers(ctx);
+    }
+
+    fn on_mac_event(&mut self, ev: MacEvent, ctx: &mut Ctx) {
+        let now = ctx.now;
+        match ev {
+            MacEvent::Transmit(frame) => {
+                self.transmit(frame, ctx);
+                self.mac.handle_medium(now, true);
+            }
+            MacEvent::Deliver { packet, .. } => self.ip_receive(now, packet),
+            MacEvent::TxOk { .. } => {}
+            MacEvent::TxFailed { next_hop, packet } => {
+                self.count_drop(DropReason::Ret, packet.ptype());
+                let mut acts = std::mem::take(&mut self.route_actions);
+                self.router.link_failed(now, next_hop, packet, &mut acts);
+                self.apply_route_actions(now, &mut acts);
+                self.route_actions = acts;
+            }
+            MacEvent::Duplicate { ptype } => self.count_drop(DropReason::Dup, ptype),
+        }
+    }
+
+    /// Put a frame on the air: our radio transmits; every node the channel
+    /// says we reach gets the start and end of the signal.
+    fn transmit(&mut self, frame: Frame, ctx: &mut Ctx) {
+        let now = ctx.now;
+        let airtime = self.mac.airtime(&frame);
+        let end = now + airtime;
+        self.radio.start_tx(end);
+        ctx.queue.push(end, Phase::SignalEnd, self.id, Event::TxEnd);
+        let links = ctx.channel.links(self.id);
+        let tx = ctx.txs.insert(frame, links.len() as u32);
+        for l in links {
+            let start = now + l.delay;
+            ctx.queue.push(start, Phase::SignalStart, l.node, Event::RxStart { tx, power: l.power, sensed: l.sensed, interferes: l.interferes });
+            ctx.queue.push(start + airtime, Phase::SignalEnd, l.node, Event::RxEnd { tx });
+        }
+    }
+
+    /// A packet from the MAC: ours, or one to forward.
+    fn ip_receive(&mut self, now: SimTime, mut p: Packet) {
+        if p.dst == self.id {
+            let flow = match &p.body {
+                Body::Tcp(s) => s.flow,
+                Body::Udp(d) => d.flow,
+            };
+            if let Some(k) = self.agents.iter().position(|a| a.flow() == flow) {
+                self.agents[k].handle_packet(now, &p);
+                self.agent_output(now, k);
+            }
+            return;
+        }
+        if p.dst == BROADCAST {
+            return; // no broadcast data users yet (routing control comes in its own layer)
+        }
+        // RFC 791: a forwarded datagram whose TTL reaches zero is discarded.
+        p.ttl = p.ttl.saturating_sub(1);
+        if p.ttl == 0 {
+            self.count_drop(DropReason::Ttl, p.ptype());
+            return;
+        }
+        self.stats.forwarded += 1;
+        let mut acts = std::mem::take(&mut self.route_actions);
+        self.router.route(now, p, &mut acts);
+        self.apply_route_actions(now, &mut acts);
+        self.route_actions = acts;
+    }
+
+    /// Send what agent `k` has ready, as packets this node originates.
+    fn agent_output(&mut self, now: SimTime, k: usize) {
+        let mut bodies = std::mem::take(&mut self.bodies);
+        self.agents[k].poll_transmit(now, &mut bodies);
+        if !bodies.is_empty() {
+            let dst = self.agents[k].peer();
+            let mut acts = std::mem::take(&mut self.route_actions);
+            for body in bodies.drain(..) {
+                self.next_uid += 1;
+                let p = Packet { uid: (self.id as u64) << 40 | self.next_uid, src: self.id, dst, ttl: DEFAULT_TTL, extra_header: 0, body, created: now };
+                self.router.route(now, p, &mut acts);
+            }
+            self.apply_route_actions(now, &mut acts);
+            self.route_actions = acts;
+        }
+        self.bodies = bodies;
+    }
+
+    fn apply_route_actions(&mut self, now: SimTime, acts: &mut Vec<RouteAction>) {
+        for a in acts.drain(..) {
+            match a {
+                RouteAction::Send { next_hop, packet } => {
+                    if let Some(dropped) = self.ifq.enqueue(now, packet, next_hop) {
+                        self.count_drop(DropReason::Ifq, dropped.ptype());
+                    }
+                }
+                RouteAction::Drop { packet, reason } => self.count_drop(reason, packet.ptype()),
+                RouteAction::PurgeNextHop { next_hop } => {
+                    for p in self.ifq.purge(now, next_hop) {
+                        self.count_drop(DropReason::Cbk, p.ptype());
+                    }
+                }
+            }
+        }
+    }
+
+    fn arm(&mut self, slot: usize, at: Option<SimTime>, ctx: &mut Ctx) {
+        let s = &mut self.timers[slot];
+        if s.at == at {
+            return;
+        }
+        s.gen = s.gen.wrapping_add(1);
+        s.at = at;
+        if let Some(t) = at {
+            ctx.queue.push(t.max(ctx.now), Phase::Timer, self.id, Event::Timer { slot: slot as u16, gen: s.gen });
+        }
+    }
+
+    /// Make the queued timer events match every layer's deadlines.
+    pub fn sync_timers(&mut self, ctx: &mut Ctx) {
+        let mac = *self.mac.timers();
+        for (i, at) in mac.into_iter().enumerate() {
+            self.arm(i, at, ctx);
+        }
+        let r = self.router.poll_timeout();
+        self.arm(ROUTER_TIMER, r, ctx);
+        for k in 0..self.agents.len() {
+            let t = self.agents[k].timeouts();
+            for (j, at) in t.into_iter().enumerate() {
+                self.arm(FIRST_AGENT_TIMER + AGENT_TIMERS * k + j, at, ctx);
+            }
+        }
+    }
+}

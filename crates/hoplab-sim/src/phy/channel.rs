@@ -1,0 +1,167 @@
+//! The shared medium: node positions, a uniform-grid spatial index, and for
+//! each transmitter the list of nodes its signal reaches (cached until a
+//! node moves). Finding receivers never scans every node.
+
+use super::propagation::{RadioParams, SPEED_OF_LIGHT};
+use crate::time::Dur;
+use crate::wire::NodeId;
+use std::collections::HashMap;
+
+/// How a transmitter's signal arrives at one other node.
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub node: NodeId,
+    pub power: f64,
+    pub delay: Dur,
+    /// Strong enough to make the medium busy (>= CS threshold).
+    pub sensed: bool,
+    /// Counts as interference against another reception.
+    pub interferes: bool,
+}
+
+pub struct Channel {
+    pub params: RadioParams,
+    positions: Vec<(f64, f64)>,
+    cell: f64,
+    grid: HashMap<(i64, i64), Vec<NodeId>>,
+    links: Vec<Option<Box<[Link]>>>,
+}
+
+impl Channel {
+    pub fn new(params: RadioParams, positions: Vec<(f64, f64)>) -> Channel {
+        // Cells as wide as the farthest reach: a query looks at 3x3 cells.
+        let cell = params.max_range().max(1.0);
+        let mut grid: HashMap<(i64, i64), Vec<NodeId>> = HashMap::new();
+        for (i, &p) in positions.iter().enumerate() {
+            grid.entry(Self::cell_of(cell, p)).or_default().push(i as NodeId);
+        }
+        let n = positions.len();
+        Channel { params, positions, cell, grid, links: vec![None; n] }
+    }
+
+    fn cell_of(cell: f64, (x, y): (f64, f64)) -> (i64, i64) {
+        ((x / cell).floor() as i64, (y / cell).floor() as i64)
+    }
+
+    pub fn position(&self, n: NodeId) -> (f64, f64) {
+        self.positions[n as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    pub fn distance(&self, a: NodeId, b: NodeId) -> f64 {
+        let (ax, ay) = self.positions[a as usize];
+        let (bx, by) = self.positions[b as usize];
+        (ax - bx).hypot(ay - by)
+    }
+
+    /// Nodes within `range` of `from` (excluding it), in id order.
+    pub fn nodes_within(&self, from: NodeId, range: f64) -> Vec<NodeId> {
+        let p = self.positions[from as usize];
+        let (cx, cy) = Self::cell_of(self.cell, p);
+        let reach = (range / self.cell).ceil() as i64;
+        let mut out = Vec::new();
+        for gx in cx - reach..=cx + reach {
+            for gy in cy - reach..=cy + reach {
+                if let Some(v) = self.grid.get(&(gx, gy)) {
+                    out.extend(v.iter().copied().filter(|&o| o != from && self.distance(from, o) <= range));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Every node a transmission from `from` affects.
+    pub fn links(&mut self, from: NodeId) -> &[Link] {
+        if self.links[from as usize].is_none() {
+            let computed = self.compute_links(from);
+            self.links[from as usize] = Some(computed);
+        }
+        self.links[from as usize].as_deref().unwrap()
+    }
+
+    fn compute_links(&self, from: NodeId) -> Box<[Link]> {
+        let p = &self.params;
+        self.nodes_within(from, p.max_range())
+            .into_iter()
+            .filter_map(|node| {
+                let d = self.distance(from, node);
+                let power = p.path_loss.rx_power(d);
+                let sensed = power >= p.cs_threshold;
+                let interferes = match p.interference_range {
+                    Some(r) => d <= r,
+                    None => sensed,
+                };
+                (sensed || interferes).then(|| Link {
+                    node,
+                    power,
+                    delay: Dur::from_secs_f64(d / SPEED_OF_LIGHT),
+                    sensed,
+                    interferes,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether `b` can decode `a`'s frames (the topology static routing uses).
+    pub fn in_tx_range(&self, a: NodeId, b: NodeId) -> bool {
+        self.params.path_loss.rx_power(self.distance(a, b)) >= self.params.rx_threshold
+    }
+
+    /// Move a node: the spatial index and the cached links that involve it are updated.
+    pub fn set_position(&mut self, n: NodeId, pos: (f64, f64)) {
+        let old = Self::cell_of(self.cell, self.positions[n as usize]);
+        let new = Self::cell_of(self.cell, pos);
+        // Links of nodes near the old or the new position are stale.
+        let mut stale = self.nodes_within(n, self.params.max_range());
+        self.positions[n as usize] = pos;
+        stale.extend(self.nodes_within(n, self.params.max_range()));
+        if old != new {
+            if let Some(v) = self.grid.get_mut(&old) {
+                v.retain(|&o| o != n);
+            }
+            self.grid.entry(new).or_default().push(n);
+        }
+        self.links[n as usize] = None;
+        for o in stale {
+            self.links[o as usize] = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Radio;
+
+    #[test]
+    fn links_reach_cs_range_only() {
+        let pos: Vec<(f64, f64)> = (0..6).map(|i| (i as f64 * 200.0, 0.0)).collect();
+        let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos);
+        let l: Vec<(NodeId, bool)> = ch.links(0).iter().map(|l| (l.node, l.sensed)).collect();
+        // 200 and 400 m are within 550 m; 600 m is not.
+        assert_eq!(l, vec![(1, true), (2, true)]);
+        assert!(ch.in_tx_range(0, 1));
+        assert!(!ch.in_tx_range(0, 2));
+        let d = ch.links(0)[0].delay;
+        assert_eq!(d, Dur(667)); // 200 m / c
+    }
+
+    #[test]
+    fn spatial_index_agrees_with_brute_force() {
+        let mut s = crate::rng::Stream::new(3, 0, crate::rng::Purpose::Topology);
+        let pos: Vec<(f64, f64)> = (0..300).map(|_| (s.unit() * 3000.0, s.unit() * 3000.0)).collect();
+        let ch = Channel::new(RadioParams::from_config(&Radio::default()), pos.clone());
+        for a in [0u32, 17, 150, 299] {
+            let brute: Vec<NodeId> = (0..300u32).filter(|&b| b != a && ch.distance(a, b) <= 550.0).collect();
+            assert_eq!(ch.nodes_within(a, 550.0), brute);
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! One node's half-duplex radio: which signals are on the air here, which
+//! one the receiver is locked on, and whether interference has ruined it.
+//!
+//! Reception rule (documented in docs/ARCHITECTURE.md, "Capture"): the
+//! receiver locks on the first sensed signal that arrives while it is idle
+//! (neither transmitting nor receiving), as ns-2's `Mac802_11` does. The
+//! frame is decoded if its power is at least the RX threshold and, for its
+//! whole duration, at least `capture_ratio` times the *sum* of the other
+//! interfering signals (an SINR rule). With one interferer this is ns-2's
+//! CPThresh rule; with several it also counts their sum, which ns-2 ignores.
+//! A sensed frame that cannot be decoded ends in a reception error (the MAC
+//! then defers with EIFS, as ns-2 does for frames below RXThresh).
+
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug)]
+struct Signal {
+    tx: u32,
+    power: f64,
+    sensed: bool,
+    interferes: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Lock {
+    tx: u32,
+    power: f64,
+    /// Decodable power when it started and not yet ruined by interference.
+    ok: bool,
+    /// Above the RX threshold (a collision, not a weak signal, if it fails).
+    decodable: bool,
+}
+
+/// What the receiver made of a signal that just ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RxOutcome {
+    /// Not the signal the receiver was locked on.
+    NotLocked,
+    /// Decoded without error.
+    Ok,
+    /// Above the RX threshold but ruined by interference or by our own
+    /// transmission: a collision.
+    Collision,
+    /// Sensed but too weak to decode.
+    TooWeak,
+}
+
+pub struct Radio {
+    capture_ratio: f64,
+    rx_threshold: f64,
+    transmitting_until: Option<SimTime>,
+    signals: Vec<Signal>,
+    sensed: u32,
+    lock: Option<Lock>,
+}
+
+impl Radio {
+    pub fn new(rx_threshold: f64, capture_ratio: f64) -> Radio {
+        Radio { capture_ratio, rx_threshold, transmitting_until: None, signals: Vec::new(), sensed: 0, lock: None }
+    }
+
+    /// Physical carrier sense: busy while transmitting or sensing a signal.
+    pub fn busy(&self) -> bool {
+        self.transmitting_until.is_some() || self.sensed > 0
+    }
+
+    pub fn transmitting(&self) -> bool {
+        self.transmitting_until.is_some()
+    }
+
+    /// Sum of interfering power at this radio, excluding signal `except`.
+    fn interference_except(&self, except: u32) -> f64 {
+        self.signals.iter().filter(|s| s.interferes && s.tx != except).map(|s| s.power).sum()
+    }
+
+    pub fn signal_start(&mut self, tx: u32, power: f64, sensed: bool, interferes: bool) {
+        self.signals.push(Signal { tx, power, sensed, interferes });
+        self.sensed += sensed as u32;
+        if self.transmitting_until.is_some() {
+            return; // half-duplex: nothing is received while sending
+        }
+        match self.lock {
+            Some(ref mut lock) => {
+                if interferes && lock.ok {
+                    let i: f64 = self.signals.iter().filter(|s| s.interferes && s.tx != lock.tx).map(|s| s.power).sum();
+                    if lock.power < self.capture_ratio * i {
+                        lock.ok = false;
+                    }
+                }
+            }
+            None if sensed => {
+                let decodable = power >= self.rx_threshold;
+                let ok = decodable && power >= self.capture_ratio * self.interference_except(tx);
+                self.lock = Some(Lock { tx, power, ok, decodable });
+            }
+            None => {}
+        }
+    }
+
+    pub fn signal_end(&mut self, tx: u32) -> RxOutcome {
+        if let Some(i) = self.signals.iter().position(|s| s.tx == tx) {
+            let s = self.signals.swap_remove(i);
+            self.sensed -= s.sensed as u32;
+        }
+        match self.lock {
+            Some(lock) if lock.tx == tx => {
+                self.lock = None;
+                if lock.ok {
+                    RxOutcome::Ok
+                } else if lock.decodable {
+                    RxOutcome::Collision
+                } else {
+                    RxOutcome::TooWeak
+                }
+            }
+            _ => RxOutcome::NotLocked,
+        }
+    }
+
+    /// Start transmitting; a reception in progress is lost (half-duplex).
+    /// Returns true if one was.
+    pub fn start_tx(&mut self, until: SimTime) -> bool {
+        self.transmitting_until = Some(until);
+        match self.lock.as_mut() {
+            Some(lock) if lock.ok => {
+                lock.ok = false;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn end_tx(&mut self) {
+        self.transmitting_until = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RX: f64 = 1.0;
+
+    #[test]
+    fn a_lone_frame_is_received() {
+        let mut r = Radio::new(RX, 10.0);
+        r.signal_start(1, 5.0, true, true);
+        assert!(r.busy());
+        assert_eq!(r.signal_end(1), RxOutcome::Ok);
+        assert!(!r.busy());
+    }
+
+    #[test]
+    fn capture_needs_ten_times_the_sum_of_interferers() {
+        let mut r = Radio::new(RX, 10.0);
+        r.signal_start(1, 100.0, true, true);
+        r.signal_start(2, 6.0, true, true); // 100 >= 60: survives
+        r.signal_start(3, 5.0, true, true); // 100 < 110: ruined by the sum
+        assert_eq!(r.signal_end(2), RxOutcome::NotLocked);
+        assert_eq!(r.signal_end(1), RxOutcome::Collision);
+    }
+
+    #[test]
+    fn weak_frames_are_sensed_but_not_decoded() {
+        let mut r = Radio::new(RX, 10.0);
+        r.signal_start(1, 0.5, true, true);
+        assert!(r.busy());
+        assert_eq!(r.signal_end(1), RxOutcome::TooWeak);
+    }
+
+    #[test]
+    fn transmitting_destroys_a_reception_and_blocks_new_ones() {
+        let mut r = Radio::new(RX, 10.0);
+        r.signal_start(1, 5.0, true, true);
+        assert!(r.start_tx(SimTime(10)));
+        r.signal_start(2, 5.0, true, true);
+        assert_eq!(r.signal_end(1), RxOutcome::Collision);
+        r.end_tx();
+        assert_eq!(r.signal_end(2), RxOutcome::NotLocked);
+    }
+
+    #[test]
+    fn non_interfering_signals_do_not_corrupt() {
+        let mut r = Radio::new(RX, 10.0);
+        r.signal_start(1, 5.0, true, true);
+        r.signal_start(2, 4.0, true, false); // sensed, but outside interference range
+        assert_eq!(r.signal_end(1), RxOutcome::Ok);
+    }
+}

@@ -1,0 +1,256 @@
+//! The world: nodes, channel, event queue and frames on the air; building it
+//! from a scenario, the run loop, and collecting the results.
+
+use crate::app::{cbr, ftp, Agent};
+use crate::event::{Event, TxTable};
+use crate::mac::{Dcf, Ifq, MacConfig};
+use crate::net::routing::{StaticRouter, StaticTable};
+use crate::net::Router;
+use crate::node::{Ctx, Node};
+use crate::phy::{Channel, Radio, RadioParams};
+use crate::queue::EventQueue;
+use crate::results::{DropRow, FlowRow, NodeRow, RunInfo, RunOutput, TimeSeries};
+use crate::rng::{Purpose, Stream};
+use crate::scenario::{FlowKind, Scenario, Topology};
+use crate::tcp::TcpConfig;
+use crate::time::SimTime;
+use crate::wire::NodeId;
+use std::sync::Arc;
+
+pub struct World {
+    pub nodes: Vec<Node>,
+    pub channel: Channel,
+    queue: EventQueue<Event>,
+    txs: TxTable,
+    now: SimTime,
+    end: SimTime,
+    events: u64,
+    hash: u64,
+    scenario: Scenario,
+    seed: u64,
+}
+
+/// Node positions for a topology; random ones come from the seed.
+pub fn positions(t: &Topology, seed: u64) -> Vec<(f64, f64)> {
+    match t {
+        Topology::Chain { nodes, spacing } => (0..*nodes).map(|i| (i as f64 * spacing, 0.0)).collect(),
+        Topology::Grid { rows, cols, spacing } => (0..rows * cols).map(|i| ((i % cols) as f64 * spacing, (i / cols) as f64 * spacing)).collect(),
+        Topology::Random { nodes, width, height } => {
+            let mut s = Stream::new(seed, u32::MAX, Purpose::Topology);
+            (0..*nodes).map(|_| (s.unit() * width, s.unit() * height)).collect()
+        }
+        Topology::Explicit { positions } => positions.iter().map(|p| (p[0], p[1])).collect(),
+    }
+}
+
+impl World {
+    pub fn new(sc: &Scenario, seed: u64) -> World {
+        let pos = positions(&sc.topology, seed);
+        let n = pos.len();
+        let params = RadioParams::from_config(&sc.radio);
+        let (rx_threshold, capture) = (params.rx_threshold, params.capture_ratio);
+        let channel = Channel::new(params, pos);
+        // Static routing: shortest paths over the initial decode-range graph,
+        // toward every node that ends a flow.
+        let tx_range = channel.params.tx_range;
+        let adjacency: Vec<Vec<NodeId>> = (0..n as NodeId)
+            .map(|a| channel.nodes_within(a, tx_range * 1.000001).into_iter().filter(|&b| channel.in_tx_range(a, b)).collect())
+            .collect();
+        let endpoints = sc.flows.iter().flat_map(|f| [f.src, f.dst]);
+        let table = Arc::new(StaticTable::build(&adjacency, endpoints));
+
+        let mac_cfg = MacConfig::from_scenario(&sc.mac);
+        let end = SimTime::from_secs_f64(sc.duration);
+        let mut agents: Vec<Vec<Agent>> = (0..n).map(|_| Vec::new()).collect();
+        for (i, f) in sc.flows.iter().enumerate() {
+            let flow = i as u32;
+            let start = SimTime::from_secs_f64(f.start);
+            let stop = f.stop.map(SimTime::from_secs_f64);
+            match f.kind {
+                FlowKind::Ftp => {
+                    let cfg = TcpConfig::from_params(&f.tcp.or(&sc.tcp));
+                    agents[f.src as usize].push(Agent::FtpSource(ftp::FtpSource::new(flow, f.dst, &cfg, f.bytes, start, stop, sc.output.timeseries)));
+                    agents[f.dst as usize].push(Agent::TcpSink(ftp::TcpSinkAgent::new(flow, f.src, &cfg)));
+                }
+                FlowKind::Cbr => {
+                    let size = f.packet_size.unwrap_or(512);
+                    let rate = f.rate_kbps.expect("validated");
+                    agents[f.src as usize].push(Agent::Cbr(cbr::CbrSource::new(flow, f.dst, size, rate, start, stop.unwrap_or(end).min(end))));
+                    agents[f.dst as usize].push(Agent::UdpSink(cbr::UdpSink::new(flow, f.src)));
+                }
+            }
+        }
+        let nodes = agents
+            .into_iter()
+            .enumerate()
+            .map(|(i, ag)| {
+                let id = i as NodeId;
+                let mac = Dcf::new(id, mac_cfg.clone(), Stream::new(seed, id, Purpose::MacBackoff));
+                let router = Router::Static(StaticRouter::new(id, table.clone()));
+                Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, ag)
+            })
+            .collect();
+        let mut w = World {
+            nodes,
+            channel,
+            queue: EventQueue::new(n),
+            txs: TxTable::default(),
+            now: SimTime::ZERO,
+            end,
+            events: 0,
+            hash: 0xcbf2_9ce4_8422_2325,
+            scenario: sc.clone(),
+            seed,
+        };
+        for node in &mut w.nodes {
+            let mut ctx = Ctx { now: SimTime::ZERO, queue: &mut w.queue, channel: &mut w.channel, txs: &mut w.txs };
+            node.sync_timers(&mut ctx);
+        }
+        w
+    }
+
+    /// Process events up to the end of the run.
+    pub fn run(&mut self) {
+        while let Some((t, node, ev)) = self.queue.pop() {
+            if t > self.end {
+                break;
+            }
+            self.now = t;
+            let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs };
+            if self.nodes[node as usize].handle(ev, &mut ctx) {
+                self.events += 1;
+                // FNV-1a-style mix of (time, node, event): equal runs, equal hashes.
+                for w in [t.0, node as u64, ev.code()] {
+                    self.hash = (self.hash ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+        }
+        self.now = self.end;
+    }
+
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    pub fn event_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Assemble the result tables.
+    pub fn results(&mut self, wall_s: f64) -> RunOutput {
+        let end_s = self.end.as_secs_f64();
+        let mut flows = Vec::new();
+        let mut ts = TimeSeries::default();
+        for (i, f) in self.scenario.flows.iter().enumerate() {
+            let flow = i as u32;
+            let find = |n: NodeId| self.nodes[n as usize].agents.iter().position(|a| a.flow() == flow).unwrap();
+            let (si, di) = (find(f.src), find(f.dst));
+            let mut row = FlowRow { flow, src: f.src, dst: f.dst, start_s: f.start, ..FlowRow::default() };
+            let stop_s = f.stop.unwrap_or(end_s).min(end_s);
+            match (&mut self.nodes[f.src as usize].agents[si], &self.nodes[f.dst as usize].agents[di]) {
+                (Agent::FtpSource(src), Agent::TcpSink(dst)) => {
+                    let s = src.sender.stats().clone();
+                    let k = dst.sink.stats();
+                    row.kind = "tcp";
+                    row.end_s = s.done_at.map_or(stop_s, |t| t.as_secs_f64().min(stop_s));
+                    row.completed = s.done_at.is_some();
+                    row.bytes_delivered = k.bytes_delivered;
+                    row.packets_sent = s.segments_sent;
+                    row.retransmissions = s.retransmissions;
+                    row.packets_received = k.segments_unique;
+                    row.retransmission_index = pct(s.retransmissions, k.segments_unique);
+                    row.loss_rate = ratio(s.retransmissions, s.segments_sent);
+                    row.rtt_samples = s.rtt_samples;
+                    if s.rtt_samples > 0 {
+                        let m = s.rtt_sum_s / s.rtt_samples as f64;
+                        let var = (s.rtt_sum_sq_s / s.rtt_samples as f64 - m * m).max(0.0);
+                        row.rtt_mean_ms = m * 1e3;
+                        row.rtt_std_ms = var.sqrt() * 1e3;
+                    }
+                    row.timeouts = s.timeouts;
+                    row.fast_retransmits = s.fast_retransmits;
+                    row.stream_errors = k.stream_errors;
+                    for t in src.sender.take_trace() {
+                        ts.flow.push(flow);
+                        ts.time_s.push(t.time.as_secs_f64());
+                        ts.cwnd.push(t.cwnd);
+                        ts.ssthresh.push(t.ssthresh);
+                        ts.srtt_ms.push(t.srtt.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3));
+                        ts.rto_ms.push(t.rto.as_secs_f64() * 1e3);
+                    }
+                }
+                (Agent::Cbr(src), Agent::UdpSink(dst)) => {
+                    row.kind = "cbr";
+                    row.end_s = stop_s;
+                    row.bytes_delivered = dst.bytes;
+                    row.packets_sent = src.sent;
+                    row.packets_received = dst.received;
+                    row.loss_rate = 1.0 - ratio(dst.received, src.sent).min(1.0);
+                    if src.sent == 0 {
+                        row.loss_rate = 0.0;
+                    }
+                }
+                _ => unreachable!("flow endpoints are built in pairs"),
+            }
+            let active = row.end_s - row.start_s;
+            row.throughput_kbps = if active > 0.0 { row.bytes_delivered as f64 * 8.0 / active / 1e3 } else { 0.0 };
+            flows.push(row);
+        }
+        let mut nodes = Vec::new();
+        let mut drops = Vec::new();
+        for node in &mut self.nodes {
+            let (x, y) = self.channel.position(node.id);
+            let m = node.mac.stats;
+            nodes.push(NodeRow {
+                node: node.id,
+                x,
+                y,
+                ifq_mean: node.ifq.mean_len(SimTime::ZERO, self.end),
+                ifq_max: node.ifq.max_len,
+                mac_frames_sent: m.frames_sent,
+                mac_data_sent: m.data_sent,
+                mac_retransmissions: m.retransmissions,
+                rx_collisions: node.stats.rx_collisions,
+                forwarded: node.stats.forwarded,
+            });
+            for (&(reason, ptype), &count) in &node.stats.drops {
+                drops.push(DropRow { node: node.id, layer: reason.layer(), reason: reason.code(), packet_type: ptype.name(), count });
+            }
+        }
+        RunOutput {
+            info: RunInfo {
+                scenario: self.scenario.name.clone(),
+                seed: self.seed,
+                duration_s: end_s,
+                nodes: self.nodes.len() as u32,
+                events: self.events,
+                wall_s,
+                event_hash: self.hash,
+            },
+            flows,
+            nodes,
+            drops,
+            timeseries: ts,
+        }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+fn pct(a: u64, b: u64) -> f64 {
+    100.0 * ratio(a, b)
+}
+
+/// Run a validated scenario with `seed` and return its results.
+pub fn run(sc: &Scenario, seed: u64) -> RunOutput {
+    let t0 = std::time::Instant::now();
+    let mut w = World::new(sc, seed);
+    w.run();
+    w.results(t0.elapsed().as_secs_f64())
+}
