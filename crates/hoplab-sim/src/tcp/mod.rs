@@ -1,1 +1,121 @@
 //! TCP: a one-way bulk sender and a sink, as in ns-2's `Agent/TCP` family.
+//!
+//! Both ends are sans-IO state machines: no clock, no queue, no I/O, no
+//! randomness. Time is always an argument. The caller drives them like this:
+//!
+//! 1. feed inputs with `handle_ack` / `handle_segment`, and `handle_timeout`
+//!    when `now >= poll_timeout()`;
+//! 2. then call `poll_transmit(now)` until it returns `None`;
+//! 3. then ask `poll_timeout()` for the next wake-up.
+//!
+//! Sequence numbers count segments (ns-2 one-way TCP): segment `n` carries
+//! bytes `n * mss ..`, and an ACK's `ackno` is the next segment expected.
+//!
+//! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
+//! rules), [`sender`], [`sink`]; tests live in `tests/`.
+
+pub mod congestion;
+pub mod rtt;
+pub mod sender;
+pub mod sink;
+
+#[cfg(test)]
+mod tests;
+
+pub use congestion::{Congestion, CongestionControl, Window};
+pub use rtt::RttEstimator;
+pub use sender::{SenderStats, TcpSender, TraceSample};
+pub use sink::{SinkStats, TcpSink};
+
+use crate::scenario::{TcpParams, TcpVariant};
+use crate::time::Dur;
+
+/// Congestion-control / loss-recovery variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// RFC 5681 fast retransmit / fast recovery; the first new ACK ends recovery.
+    Reno,
+    /// RFC 6582: partial ACKs keep the sender in fast recovery.
+    NewReno,
+}
+
+impl From<TcpVariant> for Variant {
+    fn from(v: TcpVariant) -> Variant {
+        match v {
+            TcpVariant::Reno => Variant::Reno,
+            TcpVariant::NewReno => Variant::NewReno,
+        }
+    }
+}
+
+/// Parameters of one TCP connection (both ends read the same config).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    pub variant: Variant,
+    /// Payload bytes per segment.
+    pub mss: u32,
+    /// Initial congestion window in segments.
+    pub initial_cwnd: u32,
+    /// Window clamp in segments (seeds 000/004 "max cwnd"); `None` = unclamped.
+    pub max_cwnd: Option<u32>,
+    pub rto_min: Dur,
+    pub rto_initial: Dur,
+    pub rto_max: Dur,
+    /// Clock granularity G of RFC 6298.
+    pub clock_granularity: Dur,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupack_threshold: u32,
+    /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
+    pub delayed_ack: bool,
+    pub delack_timeout: Dur,
+}
+
+/// RFC 5681 §3.1 initial window, in whole segments:
+/// IW = min(4*SMSS, max(2*SMSS, 4380 bytes)).
+pub fn initial_window_segments(mss: u32) -> u32 {
+    let mss = mss.max(1) as u64;
+    let iw_bytes = (4 * mss).min((2 * mss).max(4380));
+    (iw_bytes / mss).max(1) as u32
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        let mss = 1460;
+        TcpConfig {
+            variant: Variant::NewReno,
+            mss,
+            initial_cwnd: initial_window_segments(mss), // 3 for 1460 B
+            max_cwnd: None,
+            rto_min: Dur::from_millis(200),    // ns-2 minrto_ (defaults.md)
+            rto_initial: Dur::from_millis(1000), // RFC 6298 (2.1)
+            rto_max: Dur::from_millis(60_000), // RFC 6298 (2.5) "at least 60 seconds"
+            clock_granularity: Dur::from_millis(1),
+            dupack_threshold: 3, // RFC 5681 §3.2
+            delayed_ack: true,
+            delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
+        }
+    }
+}
+
+impl TcpConfig {
+    /// Build a config from scenario parameters; unset fields take the
+    /// defaults above (the initial window follows the given MSS),
+    /// `max_cwnd = 0` means unclamped, seconds become [`Dur`].
+    pub fn from_params(p: &TcpParams) -> TcpConfig {
+        let d = TcpConfig::default();
+        let mss = p.mss.unwrap_or(d.mss);
+        TcpConfig {
+            variant: p.variant.map(Variant::from).unwrap_or(d.variant),
+            mss,
+            initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
+            max_cwnd: p.max_cwnd.filter(|&m| m > 0),
+            rto_min: p.min_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_min),
+            rto_initial: p.initial_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_initial),
+            rto_max: p.max_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_max),
+            clock_granularity: d.clock_granularity,
+            dupack_threshold: d.dupack_threshold,
+            delayed_ack: p.delayed_ack.unwrap_or(d.delayed_ack),
+            delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Congestion-window rules, in segments (ns-2 style, no byte counting).
+//!
+//! The sender owns the sequence space, the dup-ACK counter and the
+//! recovery point; it calls the hooks of a [`CongestionControl`] at each
+//! event and does what the returned value says. The trait's default hooks
+//! are RFC 5681 Reno; a variant overrides only what it changes (NewReno:
+//! ACKs during fast recovery). SACK, Vegas or FeW add a type and an enum arm.
+
+use super::Variant;
+
+/// cwnd and ssthresh in segments, with the window clamp applied to cwnd
+/// itself (Linux `snd_cwnd_clamp`, ns-2 `maxcwnd_`), so a halving after a
+/// loss starts from the clamped window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    cwnd: f64,
+    ssthresh: f64,
+    clamp: Option<u32>,
+}
+
+impl Window {
+    pub fn new(initial_cwnd: u32, initial_ssthresh: f64, clamp: Option<u32>) -> Window {
+        let mut w = Window { cwnd: 0.0, ssthresh: initial_ssthresh, clamp };
+        w.set_cwnd(initial_cwnd as f64);
+        w
+    }
+    pub fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+    pub fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+    pub fn clamp(&self) -> Option<u32> {
+        self.clamp
+    }
+    /// Set cwnd, never above the clamp nor below one segment.
+    pub fn set_cwnd(&mut self, cwnd: f64) {
+        let c = match self.clamp {
+            Some(m) => cwnd.min(m as f64),
+            None => cwnd,
+        };
+        self.cwnd = c.max(1.0);
+    }
+    pub fn set_ssthresh(&mut self, ssthresh: f64) {
+        self.ssthresh = ssthresh;
+    }
+    /// Segments that may be outstanding: min(floor(cwnd), clamp).
+    pub fn usable(&self) -> u64 {
+        let w = self.cwnd.floor() as u64;
+        match self.clamp {
+            Some(m) => w.min(m as u64),
+            None => w,
+        }
+    }
+}
+
+/// An acknowledgement of new data, as the sender saw it.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo {
+    /// Segments newly acknowledged by this ACK.
+    pub acked: u64,
+    /// Segments still outstanding after it (snd_max - snd_una).
+    pub flight: u64,
+    /// During fast recovery: the ACK covers the recovery point (a "full" ACK).
+    pub full: bool,
+    /// During fast recovery: this is the first partial ACK of the episode.
+    pub first_partial: bool,
+}
+
+/// What the sender does after an ACK of new data during fast recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryStep {
+    /// Leave fast recovery (the hook has already set cwnd).
+    Exit,
+    /// Stay in fast recovery.
+    Stay {
+        /// Retransmit the first unacknowledged segment now.
+        retransmit: bool,
+        /// Restart the retransmission timer for this ACK.
+        restart_timer: bool,
+    },
+}
+
+/// ssthresh after a loss: max(FlightSize / 2, 2 segments) (RFC 5681 Eq. 4).
+pub fn halve(flight: u64) -> f64 {
+    ((flight / 2) as f64).max(2.0)
+}
+
+/// Hooks called by the sender. Defaults are RFC 5681 Reno.
+pub trait CongestionControl {
+    /// A new ACK outside fast recovery. ns-2 per-ACK counting (no ABC):
+    /// slow start while cwnd < ssthresh, else congestion avoidance.
+    fn on_ack(&mut self, w: &mut Window, _ack: &AckInfo) {
+        if w.cwnd() < w.ssthresh() {
+            w.set_cwnd(w.cwnd() + 1.0); // RFC 5681 §3.1 slow start
+        } else {
+            w.set_cwnd(w.cwnd() + 1.0 / w.cwnd()); // RFC 5681 §3.1 Eq. 3, in segments
+        }
+    }
+
+    /// The dup-ACK threshold was reached: fast retransmit and enter fast recovery.
+    fn on_fast_retransmit(&mut self, w: &mut Window, flight: u64, dupthresh: u32) {
+        w.set_ssthresh(halve(flight)); // RFC 5681 §3.2 step 2
+        w.set_cwnd(w.ssthresh() + dupthresh as f64); // RFC 5681 §3.2 step 3
+    }
+
+    /// Another duplicate ACK during fast recovery.
+    fn on_dupack_in_recovery(&mut self, w: &mut Window) {
+        w.set_cwnd(w.cwnd() + 1.0); // RFC 5681 §3.2 step 4
+    }
+
+    /// A new ACK during fast recovery.
+    fn on_recovery_ack(&mut self, w: &mut Window, _ack: &AckInfo) -> RecoveryStep {
+        w.set_cwnd(w.ssthresh()); // RFC 5681 §3.2 step 6: deflate and leave
+        RecoveryStep::Exit
+    }
+
+    /// The retransmission timer expired.
+    fn on_rto(&mut self, w: &mut Window, flight: u64) {
+        w.set_ssthresh(halve(flight)); // RFC 5681 §3.1 Eq. 4
+        w.set_cwnd(1.0); // RFC 5681 §3.1: LW = 1 segment
+    }
+}
+
+/// RFC 5681 Reno: every default hook.
+#[derive(Clone, Debug, Default)]
+pub struct Reno;
+impl CongestionControl for Reno {}
+
+/// RFC 6582 NewReno. Partial ACKs use the "Impatient" timer variant
+/// (RFC 6582 §3.2 step 5 and §4: restart the timer on the first partial ACK
+/// only); a full ACK leaves with cwnd = min(ssthresh, FlightSize + 1)
+/// (RFC 6582 §3.2 step 6 option 1, avoids a burst).
+#[derive(Clone, Debug, Default)]
+pub struct NewReno;
+impl CongestionControl for NewReno {
+    fn on_recovery_ack(&mut self, w: &mut Window, ack: &AckInfo) -> RecoveryStep {
+        if ack.full {
+            // RFC 6582 §3.2 step 6, option (1): min(ssthresh, max(FlightSize, SMSS) + SMSS)
+            let flight = ack.flight.max(1) as f64;
+            w.set_cwnd(w.ssthresh().min(flight + 1.0));
+            RecoveryStep::Exit
+        } else {
+            // RFC 6582 §3.2 step 5: deflate by the amount acked, add back one SMSS.
+            w.set_cwnd(w.cwnd() - ack.acked as f64 + 1.0);
+            RecoveryStep::Stay { retransmit: true, restart_timer: ack.first_partial }
+        }
+    }
+}
+
+/// The algorithm of one connection (enum dispatch, as smoltcp's `AnyController`).
+#[derive(Clone, Debug)]
+pub enum Congestion {
+    Reno(Reno),
+    NewReno(NewReno),
+}
+
+impl Congestion {
+    pub fn new(v: Variant) -> Congestion {
+        match v {
+            Variant::Reno => Congestion::Reno(Reno),
+            Variant::NewReno => Congestion::NewReno(NewReno),
+        }
+    }
+    pub fn variant(&self) -> Variant {
+        match self {
+            Congestion::Reno(_) => Variant::Reno,
+            Congestion::NewReno(_) => Variant::NewReno,
+        }
+    }
+    pub fn hooks(&mut self) -> &mut dyn CongestionControl {
+        match self {
+            Congestion::Reno(c) => c,
+            Congestion::NewReno(c) => c,
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! One-way bulk TCP sender (RFC 5681, RFC 6582, RFC 6298), counting segments.
+//!
+//! Design choices:
+//! - **Initial ssthresh** is the largest window TCP can advertise
+//!   (65535 << 14 bytes, RFC 7323 §2.3) in segments: "arbitrarily high" as
+//!   RFC 5681 §3.1 asks, but finite so traces stay plottable.
+//! - **RTT sampling (Karn's rule, RFC 6298 §3)**: an ACK of new data yields
+//!   one sample, timed from the newest segment it acknowledges, and only if
+//!   none of the segments it newly acknowledges was ever retransmitted (an
+//!   ACK that covers a retransmission is ambiguous even for the segments
+//!   after it, since the retransmission may be what released it).
+//! - **Dup-ACK gate**: fast retransmit needs the cumulative ACK to cover
+//!   `recover` (set on entering recovery and on a timeout) for both variants
+//!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
+//!   for Reno). No limited transmit (RFC 3042), as in ns-2's default.
+//! - **Timeout**: go-back-N from snd_una (snd_nxt = snd_una, as ns-2 does);
+//!   segments below the highest ever sent are re-sent as retransmissions.
+//! - **stop()**: no new data after it; retransmissions of data already sent
+//!   (fast retransmit, partial ACKs, go-back-N after a timeout) continue, so
+//!   the data in flight at the stop time can still be delivered.
+
+use std::collections::VecDeque;
+
+use super::congestion::{AckInfo, Congestion, RecoveryStep, Window};
+use super::rtt::RttEstimator;
+use super::TcpConfig;
+use crate::time::{Dur, SimTime};
+use crate::wire::TcpSegment;
+
+/// Counters of one sender.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    /// Data segments sent, including retransmissions.
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub rtt_samples: u64,
+    /// Sum of RTT samples in seconds (mean = sum / samples).
+    pub rtt_sum_s: f64,
+    /// Sum of squared RTT samples in s² (for the standard deviation).
+    pub rtt_sum_sq_s: f64,
+    /// When the last byte of a finite transfer was acknowledged.
+    pub done_at: Option<SimTime>,
+}
+
+/// One point of the cwnd / ssthresh / srtt / rto time series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceSample {
+    pub time: SimTime,
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    pub srtt: Option<Dur>,
+    pub rto: Dur,
+}
+
+/// Per outstanding segment: for RTT sampling under Karn's rule.
+#[derive(Clone, Copy, Debug)]
+struct SentInfo {
+    sent_at: SimTime,
+    retransmitted: bool,
+}
+
+/// A bulk-data TCP sender. See the module documentation for its choices.
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    flow: u32,
+    mss: u32,
+    dupthresh: u32,
+    /// Segments in the transfer and bytes of the last one; `None` = infinite.
+    total_segments: Option<u64>,
+    last_payload: u32,
+    /// Oldest unacknowledged segment.
+    snd_una: u64,
+    /// Next segment to send (below snd_max after a go-back-N timeout).
+    snd_nxt: u64,
+    /// One past the highest segment ever sent.
+    snd_max: u64,
+    /// Segments snd_una..snd_max, oldest first.
+    outstanding: VecDeque<SentInfo>,
+    dupacks: u32,
+    in_recovery: bool,
+    partial_acks: u32,
+    /// RFC 6582 `recover`: highest segment sent when recovery or a timeout began.
+    recover: Option<u64>,
+    /// Fast retransmission (or partial-ACK retransmission) to send first.
+    pending_retransmit: Option<u64>,
+    window: Window,
+    cc: Congestion,
+    rtt: RttEstimator,
+    rto_deadline: Option<SimTime>,
+    stopped: bool,
+    stats: SenderStats,
+    record_trace: bool,
+    trace: Vec<TraceSample>,
+    last_traced: Option<(f64, f64, Option<Dur>, Dur)>,
+}
+
+/// RFC 7323 §2.3: the largest advertisable window is 65535 << 14 bytes.
+const MAX_WINDOW_BYTES: u64 = 65_535 << 14;
+
+impl TcpSender {
+    /// A sender for `total_bytes` (`None` = an infinite FTP source).
+    pub fn new(flow: u32, cfg: &TcpConfig, total_bytes: Option<u64>, record_trace: bool) -> Self {
+        let mss = cfg.mss.max(1);
+        let (total_segments, last_payload) = match total_bytes {
+            None => (None, mss),
+            Some(b) => {
+                let n = b.div_ceil(mss as u64);
+                let rem = (b % mss as u64) as u32;
+                (Some(n), if rem == 0 { mss } else { rem })
+            }
+        };
+        let ssthresh = (MAX_WINDOW_BYTES / mss as u64) as f64;
+        TcpSender {
+            flow,
+            mss,
+            dupthresh: cfg.dupack_threshold.max(1),
+            total_segments,
+            last_payload,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            outstanding: VecDeque::new(),
+            dupacks: 0,
+            in_recovery: false,
+            partial_acks: 0,
+            recover: None,
+            pending_retransmit: None,
+            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.max_cwnd.filter(|&m| m > 0)),
+            cc: Congestion::new(cfg.variant),
+            rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
+            rto_deadline: None,
+            stopped: false,
+            stats: SenderStats::default(),
+            record_trace,
+            trace: Vec::new(),
+            last_traced: None,
+        }
+    }
+
+    pub fn flow(&self) -> u32 {
+        self.flow
+    }
+
+    /// Feed an ACK segment received from the sink.
+    pub fn handle_ack(&mut self, now: SimTime, ack: &TcpSegment) {
+        let a = ack.ackno;
+        if a > self.snd_max {
+            // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
+        } else if a > self.snd_una {
+            self.on_new_ack(now, a);
+        } else if a == self.snd_una && self.snd_max > self.snd_una && ack.payload == 0 {
+            self.on_dupack(); // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT
+        }
+        self.record(now);
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, a: u64) {
+        let acked = a - self.snd_una;
+        // RFC 6298 §3 (Karn): no sample if any newly acked segment was retransmitted.
+        let mut newest = None;
+        let mut ambiguous = false;
+        for info in self.outstanding.drain(..acked as usize) {
+            ambiguous |= info.retransmitted;
+            newest = Some(info.sent_at);
+        }
+        if let (false, Some(sent_at)) = (ambiguous, newest) {
+            let r = now.since(sent_at);
+            self.rtt.sample(r); // RFC 6298 (2.2)/(2.3), ends backoff
+            let s = r.as_secs_f64();
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_sum_s += s;
+            self.stats.rtt_sum_sq_s += s * s;
+        }
+        self.snd_una = a;
+        self.snd_nxt = self.snd_nxt.max(a);
+        self.dupacks = 0;
+        if self.pending_retransmit.is_some_and(|s| s < a) {
+            self.pending_retransmit = None;
+        }
+        let flight = self.snd_max - self.snd_una;
+        let mut restart_timer = true;
+        if self.in_recovery {
+            let full = self.recover.is_none_or(|r| a > r);
+            let info = AckInfo { acked, flight, full, first_partial: !full && self.partial_acks == 0 };
+            match self.cc.hooks().on_recovery_ack(&mut self.window, &info) {
+                RecoveryStep::Exit => self.in_recovery = false,
+                RecoveryStep::Stay { retransmit, restart_timer: restart } => {
+                    self.partial_acks += 1;
+                    if retransmit {
+                        self.pending_retransmit = Some(self.snd_una); // RFC 6582 §3.2 step 5
+                    }
+                    restart_timer = restart; // RFC 6582 §4 "Impatient" variant
+                }
+            }
+        } else {
+            let info = AckInfo { acked, flight, full: false, first_partial: false };
+            self.cc.hooks().on_ack(&mut self.window, &info);
+        }
+        if flight == 0 {
+            self.rto_deadline = None; // RFC 6298 (5.2)
+        } else if restart_timer {
+            self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.3)
+        }
+        if self.stats.done_at.is_none() && self.is_done() {
+            self.stats.done_at = Some(now);
+        }
+    }
+
+    fn on_dupack(&mut self) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            self.cc.hooks().on_dupack_in_recovery(&mut self.window); // RFC 5681 §3.2 step 4
+            return;
+        }
+        // RFC 6582 §3.2 step 2: only if the cumulative ACK covers `recover`
+        // (snd_una - 1 >= recover), so one window is not halved twice.
+        let gate_open = self.recover.is_none_or(|r| self.snd_una > r);
+        if self.dupacks == self.dupthresh && gate_open {
+            let flight = self.snd_max - self.snd_una;
+            self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2
+            self.in_recovery = true;
+            self.partial_acks = 0;
+            self.cc.hooks().on_fast_retransmit(&mut self.window, flight, self.dupthresh);
+            self.pending_retransmit = Some(self.snd_una); // RFC 5681 §3.2 step 2
+            self.stats.fast_retransmits += 1;
+        }
+    }
+
+    /// The retransmission timer expired. Does nothing if it has not (a
+    /// caller may wake early or for another timer).
+    pub fn handle_timeout(&mut self, now: SimTime) {
+        match self.rto_deadline {
+            Some(t) if now >= t => {}
+            _ => return,
+        }
+        self.stats.timeouts += 1;
+        let flight = self.snd_max - self.snd_una;
+        self.cc.hooks().on_rto(&mut self.window, flight); // RFC 5681 §3.1 Eq. 4
+        self.rtt.backoff(); // RFC 6298 (5.5)
+        if self.snd_max > 0 {
+            self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2 / ns-2
+        }
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.pending_retransmit = None;
+        self.snd_nxt = self.snd_una; // RFC 6298 (5.4), go-back-N as ns-2
+        self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.6)
+        self.record(now);
+    }
+
+    /// Next data segment to send at `now`: a pending fast/partial-ACK
+    /// retransmission first (regardless of the window, RFC 5681 §3.2 step 2),
+    /// then the segment at snd_nxt if fewer than min(floor(cwnd), clamp)
+    /// segments would be outstanding. `None` when nothing may be sent.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
+        self.record(now);
+        if let Some(seq) = self.pending_retransmit.take() {
+            if seq >= self.snd_una && seq < self.snd_max {
+                return Some(self.emit(now, seq));
+            }
+        }
+        let seq = self.snd_nxt;
+        if seq >= self.snd_una + self.window.usable() {
+            return None;
+        }
+        let resend = seq < self.snd_max;
+        let new_allowed = !self.stopped && self.total_segments.is_none_or(|n| seq < n);
+        if !resend && !new_allowed {
+            return None;
+        }
+        self.snd_nxt += 1;
+        Some(self.emit(now, seq))
+    }
+
+    fn emit(&mut self, now: SimTime, seq: u64) -> TcpSegment {
+        let retransmit = seq < self.snd_max;
+        let info = SentInfo { sent_at: now, retransmitted: retransmit };
+        if retransmit {
+            self.outstanding[(seq - self.snd_una) as usize] = info;
+            self.stats.retransmissions += 1;
+        } else {
+            debug_assert_eq!(seq, self.snd_max);
+            self.outstanding.push_back(info);
+            self.snd_max = seq + 1;
+        }
+        self.stats.segments_sent += 1;
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
+        }
+        let payload = match self.total_segments {
+            Some(n) if seq + 1 == n => self.last_payload,
+            _ => self.mss,
+        };
+        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, retransmit }
+    }
+
+    /// When the retransmission timer fires; `None` if nothing is outstanding.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    /// Stop sending new data (the flow's stop time). Retransmissions of
+    /// data already sent continue; see the module documentation.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// All of a finite transfer has been acknowledged (never for an infinite one).
+    pub fn is_done(&self) -> bool {
+        self.total_segments.is_some_and(|n| self.snd_una >= n)
+    }
+
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+
+    /// Drain the recorded time series (empty unless `record_trace`).
+    pub fn take_trace(&mut self) -> Vec<TraceSample> {
+        std::mem::take(&mut self.trace)
+    }
+
+    pub fn cwnd(&self) -> f64 {
+        self.window.cwnd()
+    }
+    pub fn ssthresh(&self) -> f64 {
+        self.window.ssthresh()
+    }
+    pub fn srtt(&self) -> Option<Dur> {
+        self.rtt.srtt()
+    }
+    /// Current RTO, including backoff.
+    pub fn rto(&self) -> Dur {
+        self.rtt.rto()
+    }
+    /// Segments sent and not yet acknowledged (snd_max - snd_una).
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+    /// Oldest unacknowledged segment.
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    /// Next segment `poll_transmit` would send (ignoring pending retransmissions).
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+    pub fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    /// Record a trace sample if cwnd, ssthresh, srtt or rto changed.
+    fn record(&mut self, now: SimTime) {
+        if !self.record_trace {
+            return;
+        }
+        let cur = (self.window.cwnd(), self.window.ssthresh(), self.rtt.srtt(), self.rtt.rto());
+        if self.last_traced != Some(cur) {
+            self.last_traced = Some(cur);
+            self.trace.push(TraceSample { time: now, cwnd: cur.0, ssthresh: cur.1, srtt: cur.2, rto: cur.3 });
+        }
+    }
+}

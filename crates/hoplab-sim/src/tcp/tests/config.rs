@@ -1,0 +1,57 @@
+//! TcpConfig defaults and conversion from scenario parameters.
+
+use crate::scenario::{TcpParams, TcpVariant};
+use crate::tcp::{initial_window_segments, TcpConfig, Variant};
+use crate::time::Dur;
+
+#[test]
+fn defaults_follow_the_rfcs_and_ns2() {
+    let c = TcpConfig::default();
+    assert_eq!(c.variant, Variant::NewReno);
+    assert_eq!(c.mss, 1460);
+    assert_eq!(c.initial_cwnd, 3, "RFC 5681 IW for 1460 B");
+    assert_eq!(c.max_cwnd, None);
+    assert_eq!(c.rto_min, Dur::from_millis(200));
+    assert_eq!(c.rto_initial, Dur::from_millis(1000));
+    assert_eq!(c.rto_max, Dur::from_millis(60_000));
+    assert_eq!(c.clock_granularity, Dur::from_millis(1));
+    assert_eq!(c.dupack_threshold, 3);
+    assert!(c.delayed_ack);
+    assert_eq!(c.delack_timeout, Dur::from_millis(100));
+}
+
+#[test]
+fn initial_window_rule() {
+    assert_eq!(initial_window_segments(1460), 3);
+    assert_eq!(initial_window_segments(512), 4);
+    assert_eq!(initial_window_segments(2190), 2);
+    assert_eq!(initial_window_segments(4000), 2);
+}
+
+#[test]
+fn from_params_fills_defaults_and_converts() {
+    assert_eq!(TcpConfig::from_params(&TcpParams::default()), TcpConfig::default());
+    let p = TcpParams {
+        variant: Some(TcpVariant::Reno),
+        mss: Some(512),
+        max_cwnd: Some(0),
+        initial_cwnd: None,
+        delayed_ack: Some(false),
+        delack_timeout: Some(0.2),
+        min_rto: Some(1.0),
+        initial_rto: Some(3.0),
+        max_rto: Some(64.0),
+    };
+    let c = TcpConfig::from_params(&p);
+    assert_eq!(c.variant, Variant::Reno);
+    assert_eq!(c.mss, 512);
+    assert_eq!(c.max_cwnd, None, "0 = unclamped");
+    assert_eq!(c.initial_cwnd, 4, "IW follows the given MSS");
+    assert!(!c.delayed_ack);
+    assert_eq!(c.delack_timeout, Dur::from_millis(200));
+    assert_eq!(c.rto_min, Dur::from_millis(1000));
+    assert_eq!(c.rto_initial, Dur::from_millis(3000));
+    assert_eq!(c.rto_max, Dur::from_millis(64_000));
+    let c = TcpConfig::from_params(&TcpParams { max_cwnd: Some(4), initial_cwnd: Some(1), ..TcpParams::default() });
+    assert_eq!((c.max_cwnd, c.initial_cwnd), (Some(4), 1));
+}

@@ -1,0 +1,12 @@
+//! TCP state-machine tests, one file per behaviour; `support` holds the
+//! named fixtures and a tiny two-endpoint network.
+
+mod support;
+
+mod clamp;
+mod config;
+mod fast_recovery;
+mod rto;
+mod sink;
+mod slow_start;
+mod transfer;
