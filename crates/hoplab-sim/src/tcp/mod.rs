@@ -22,7 +22,7 @@ pub mod sink;
 #[cfg(test)]
 mod tests;
 
-pub use congestion::{Congestion, CongestionControl, Window};
+pub use congestion::{AckInfo, Congestion, CongestionControl, NewReno, RecoveryStep, Reno, Window};
 pub use rtt::RttEstimator;
 pub use sender::{SenderStats, TcpSender, TraceSample};
 pub use sink::{SinkStats, TcpSink};

@@ -144,3 +144,40 @@ fn old_and_future_acks_are_ignored() {
     assert_eq!(s.dupacks(), 0);
     assert_eq!(s.cwnd(), cwnd);
 }
+
+/// Two losses in one window through the pipe: NewReno repairs both in one
+/// fast recovery; Reno leaves recovery on the partial ACK and, with the
+/// dup-ACK gate, needs a timeout for the second hole.
+#[test]
+fn two_losses_in_one_window_newreno_vs_reno() {
+    use super::support::{cfg, Pair};
+    use crate::time::{Dur, SimTime};
+    let run = |variant| {
+        let mut p = Pair::new(&cfg(variant, 16), Some(1460 * 200), Dur::from_millis(50));
+        p.drop_data = Box::new(|s| (s.seqno == 3 || s.seqno == 8) && !s.retransmit);
+        assert!(p.run_until_done(SimTime::from_secs_f64(60.0)));
+        assert_eq!(p.sink.stats().bytes_delivered, 1460 * 200);
+        p.sender.stats().clone()
+    };
+    let nr = run(Variant::NewReno);
+    assert_eq!((nr.fast_retransmits, nr.timeouts), (1, 0), "{nr:?}");
+    assert_eq!(nr.retransmissions, 2, "exactly the two holes");
+    let reno = run(Variant::Reno);
+    assert_eq!(reno.fast_retransmits, 1, "{reno:?}");
+    assert!(reno.timeouts >= 1, "{reno:?}");
+}
+
+#[test]
+fn same_inputs_same_outputs() {
+    use super::support::{cfg, Lcg, Pair};
+    use crate::time::{Dur, SimTime};
+    let run = || {
+        let mut p = Pair::new(&cfg(Variant::NewReno, 3), Some(1460 * 500), Dur::from_millis(7));
+        p.data_tx = Dur::from_micros(900);
+        let mut r = Lcg(99);
+        p.drop_data = Box::new(move |_| r.chance(0.1));
+        assert!(p.run_until_done(SimTime::from_secs_f64(1e4)));
+        (p.sent, p.sender.take_trace(), p.sender.stats().clone(), p.sink.stats().clone())
+    };
+    assert_eq!(run(), run());
+}
