@@ -147,7 +147,10 @@ impl World {
             let (si, di) = (find(f.src), find(f.dst));
             let mut row = FlowRow { flow, src: f.src, dst: f.dst, start_s: f.start, ..FlowRow::default() };
             let stop_s = f.stop.unwrap_or(end_s).min(end_s);
-            match (&mut self.nodes[f.src as usize].agents[si], &self.nodes[f.dst as usize].agents[di]) {
+            let (a, b) = (f.src.min(f.dst) as usize, f.src.max(f.dst) as usize);
+            let (lo, hi) = self.nodes.split_at_mut(b);
+            let (src_node, dst_node) = if f.src < f.dst { (&mut lo[a], &hi[0]) } else { (&mut hi[0], &lo[a]) };
+            match (&mut src_node.agents[si], &dst_node.agents[di]) {
                 (Agent::FtpSource(src), Agent::TcpSink(dst)) => {
                     let s = src.sender.stats().clone();
                     let k = dst.sink.stats();
