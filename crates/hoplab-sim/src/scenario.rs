@@ -274,20 +274,24 @@ impl Default for Output {
 
 impl Scenario {
     pub fn from_toml_str(s: &str) -> Result<Scenario, ScenarioError> {
-        let sc: Scenario = toml::from_str(s).map_err(|e| ScenarioError {
+        let de = toml::de::Deserializer::parse(s).map_err(|e| ScenarioError {
             field: String::new(),
-            message: format!("invalid scenario TOML: {}", e.to_string().trim_end()),
+            message: format!("invalid TOML: {}", e.to_string().trim_end()),
         })?;
-        sc.validate()?;
-        Ok(sc)
+        Self::checked(serde_path_to_error::deserialize(de).map_err(|e| {
+            let msg = e.inner().message().to_string();
+            let span = e.inner().span().map(|r| line_of(s, r.start)).map_or(String::new(), |l| format!(" (line {l})"));
+            path_error(e.path(), format!("{msg}{span}"))
+        })?)
     }
 
     /// The same structure as JSON (what the Python layer sends for a dict).
     pub fn from_json_str(s: &str) -> Result<Scenario, ScenarioError> {
-        let sc: Scenario = serde_json::from_str(s).map_err(|e| ScenarioError {
-            field: String::new(),
-            message: format!("invalid scenario: {e}"),
-        })?;
+        let mut de = serde_json::Deserializer::from_str(s);
+        Self::checked(serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(e.path(), e.inner().to_string()))?)
+    }
+
+    fn checked(sc: Scenario) -> Result<Scenario, ScenarioError> {
         sc.validate()?;
         Ok(sc)
     }
@@ -465,6 +469,16 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
+}
+
+/// Name the field by its dotted path (`flows[0].dst`).
+fn path_error(path: &serde_path_to_error::Path, message: String) -> ScenarioError {
+    let field = path.to_string();
+    ScenarioError { field: if field == "." { String::new() } else { field }, message }
+}
+
+fn line_of(s: &str, offset: usize) -> usize {
+    s[..offset.min(s.len())].matches('\n').count() + 1
 }
 
 fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {

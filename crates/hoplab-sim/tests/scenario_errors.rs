@@ -1,0 +1,73 @@
+//! Every malformed or impossible scenario is refused with the field named.
+
+use hoplab_sim::Scenario;
+
+const OK: &str = "duration = 10.0\n[topology]\nkind = \"chain\"\nnodes = 3\nspacing = 200.0\n\
+                  [[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n";
+
+fn error_of(toml: &str) -> String {
+    match Scenario::from_toml_str(toml) {
+        Ok(_) => panic!("accepted a bad scenario:\n{toml}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn with(extra: &str) -> String {
+    format!("{OK}{extra}")
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    Scenario::from_toml_str(OK).unwrap();
+}
+
+#[test]
+fn each_bad_value_names_its_field() {
+    let cases: &[(&str, &str)] = &[
+        (&OK.replace("10.0", "-1.0"), "duration"),
+        (&OK.replace("nodes = 3", "nodes = 0"), "topology.nodes"),
+        (&OK.replace("spacing = 200.0", "spacing = 0.0"), "topology.spacing"),
+        (&OK.replace("dst = 2", "dst = 9"), "flows[0].dst"),
+        (&OK.replace("dst = 2", "dst = 0"), "flows[0].dst"),
+        (&with("start = 20.0\n"), "flows[0].start"),
+        (&with("start = 2.0\nstop = 1.0\n"), "flows[0].stop"),
+        (&with("bytes = 0\n"), "flows[0].bytes"),
+        (&with("tcp = { mss = 0 }\n"), "flows[0].tcp.mss"),
+        (&with("tcp = { min_rto = 2.0, max_rto = 1.0 }\n"), "flows[0].tcp.max_rto"),
+        (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\n"), "flows[1].rate_kbps"),
+        (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = -5.0\n"), "flows[1].rate_kbps"),
+        (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 5.0\npacket_size = 0\n"), "flows[1].packet_size"),
+        (&with("[mac]\ncw_min = 30\n"), "mac.cw_min"),
+        (&with("[mac]\ncw_max = 15\n"), "mac.cw_max"),
+        (&with("[mac]\ndata_rate_mbps = 0.0\n"), "mac.data_rate_mbps"),
+        (&with("[mac]\nshort_retry_limit = 0\n"), "mac.short_retry_limit"),
+        (&with("[mac]\nqueue_limit = 0\n"), "mac.queue_limit"),
+        (&with("[radio]\ntx_range_m = 300.0\ncs_range_m = 200.0\n"), "radio.cs_range_m"),
+        (&with("[radio]\ntx_power_w = 0.0\n"), "radio.tx_power_w"),
+        (&with("[radio]\ncs_threshold_w = 1.0\n"), "radio.cs_threshold_w"),
+        (&with("[tcp]\ninitial_cwnd = 0\n"), "tcp.initial_cwnd"),
+    ];
+    for (toml, field) in cases {
+        let e = error_of(toml);
+        assert!(e.starts_with(&format!("{field}: ")), "expected an error on {field}, got: {e}");
+    }
+}
+
+#[test]
+fn parse_errors_say_what_is_wrong() {
+    assert!(error_of("duration = [").contains("invalid TOML"));
+    assert!(error_of(&with("[mac]\nbogus = 1\n")).contains("bogus"));
+    assert!(error_of(&OK.replace("\"chain\"", "\"ring\"")).contains("ring"));
+    assert!(error_of("[topology]\nkind = \"chain\"\nnodes = 2\nspacing = 1.0\n").contains("duration"));
+    assert!(error_of(&with("[mac]\nrts_threshold = -1\n")).contains("rts_threshold"));
+}
+
+#[test]
+fn json_is_the_same_structure() {
+    let j = r#"{"duration": 5, "topology": {"kind": "grid", "rows": 2, "cols": 2, "spacing": 100},
+               "flows": [{"kind": "cbr", "src": 0, "dst": 3, "rate_kbps": 100}]}"#;
+    let sc = Scenario::from_json_str(j).unwrap();
+    assert_eq!(sc.node_count(), 4);
+    let bad = j.replace("\"dst\": 3", "\"dst\": 4");
+    assert!(Scenario::from_json_str(&bad).unwrap_err().to_string().starts_with("flows[0].dst: "));
+}
