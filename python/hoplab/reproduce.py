@@ -20,6 +20,7 @@ import pandas as pd
 from . import _io, scenario
 from ._reference import seed000_testbed
 from ._table import text_table
+from .result import READ_CSV_KW
 
 HOPS = (1, 2, 3, 4)
 # The paper's columns: W = 2, 3, 4 and "32", which it uses as the label of
@@ -103,7 +104,7 @@ def _load_done(runs_csv: Path) -> dict[tuple, dict[str, Any]]:
     if not runs_csv.exists() or runs_csv.stat().st_size == 0:
         return done
     try:
-        df = pd.read_csv(runs_csv, float_precision="round_trip", dtype={"event_hash": str})
+        df = pd.read_csv(runs_csv, dtype={"event_hash": str}, **READ_CSV_KW)
     except (pd.errors.ParserError, pd.errors.EmptyDataError):
         return done
     if list(df.columns) != RUN_COLUMNS:

@@ -23,7 +23,12 @@ import pandas as pd
 from . import _io
 from ._table import fmt_num, text_table
 
-__all__ = ["Result", "TABLES", "SCHEMA"]
+__all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
+
+# pandas 3 parses floats exactly by default (and deprecates the option);
+# pandas 2 needs float_precision="round_trip" for CSV files to round-trip.
+READ_CSV_KW: dict[str, Any] = (
+    {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
 
 TABLES = ("flows", "nodes", "drops", "timeseries")
 
@@ -173,7 +178,7 @@ class Result:
         frames = {}
         for t in TABLES:
             if (d / f"{t}.csv").exists():
-                raw = pd.read_csv(d / f"{t}.csv", float_precision="round_trip", keep_default_na=True)
+                raw = pd.read_csv(d / f"{t}.csv", **READ_CSV_KW)
             else:
                 raw = pd.read_parquet(d / f"{t}.parquet")
             frames[t] = _frame(t, {c: raw[c].to_numpy() for c in raw.columns})
