@@ -87,6 +87,11 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     """
     from .result import Result
 
+    if fmt == "parquet" and not no_save:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
     text, kind = _read(scenario)
     try:
         raw = _core.run_json(text, seed) if kind == "json" else _core.run_toml(text, seed)
@@ -98,11 +103,6 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         return
     if out_dir is None:
         out_dir = Path("out") / _safe_dirname(str(res.info["scenario"])) / f"seed-{res.info['seed']}"
-    if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
     try:
         res.save(out_dir, format=fmt)
     except OSError as e:

@@ -176,3 +176,13 @@ def test_summary_and_repr(small_toml):
 def test_grid_helper_builds_crossing_flows():
     sc = hoplab.scenario.grid(7, 7)
     assert [(f["src"], f["dst"]) for f in sc["flows"]] == [(21, 27), (3, 45)]
+
+
+def test_save_parquet_round_trips(tmp_path, small_toml):
+    pytest.importorskip("pyarrow")
+    res = hoplab.run(small_toml, seed=3)
+    res.save(tmp_path / "p", format="parquet")
+    assert (tmp_path / "p" / "flows.parquet").is_file()
+    back = hoplab.Result.load(tmp_path / "p")
+    for t in TABLES:
+        pd.testing.assert_frame_equal(getattr(back, t), getattr(res, t))
