@@ -1,0 +1,170 @@
+//! PyO3 bindings for hoplab-sim: parse and validate a scenario, run it with
+//! the GIL released, and hand the results to Python as plain columns.
+//! No model logic lives here; `python/hoplab` turns the columns into pandas
+//! DataFrames.
+
+use hoplab_sim::results::{DropRow, FlowRow, NodeRow, RunInfo, TimeSeries};
+use hoplab_sim::{RunOutput, Scenario};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario is invalid. `.field` is the dotted path of the offending field \
+     (empty for a syntax error), `.message` says what is wrong."
+);
+
+fn scenario_err(e: hoplab_sim::ScenarioError) -> PyErr {
+    Python::attach(|py| {
+        let err = ScenarioError::new_err(e.to_string());
+        let value = err.value(py);
+        // Setting attributes on a fresh exception instance cannot fail in
+        // practice; if it did, the message still carries field and problem.
+        let _ = value.setattr("field", e.field.as_str());
+        let _ = value.setattr("message", e.message.as_str());
+        err
+    })
+}
+
+fn info_dict<'py>(py: Python<'py>, i: &RunInfo) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("scenario", i.scenario.as_str())?;
+    d.set_item("seed", i.seed)?;
+    d.set_item("duration_s", i.duration_s)?;
+    d.set_item("nodes", i.nodes)?;
+    d.set_item("events", i.events)?;
+    d.set_item("wall_s", i.wall_s)?;
+    d.set_item("event_hash", i.event_hash)?;
+    Ok(d)
+}
+
+/// Sets `d[name] = [f(row) for row in rows]`.
+macro_rules! column {
+    ($d:expr, $rows:expr, $name:ident) => {
+        $d.set_item(stringify!($name), $rows.iter().map(|r| r.$name).collect::<Vec<_>>())?
+    };
+}
+
+fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, flow);
+    column!(d, rows, kind);
+    column!(d, rows, src);
+    column!(d, rows, dst);
+    column!(d, rows, start_s);
+    column!(d, rows, end_s);
+    column!(d, rows, bytes_delivered);
+    column!(d, rows, throughput_kbps);
+    column!(d, rows, packets_sent);
+    column!(d, rows, retransmissions);
+    column!(d, rows, packets_received);
+    column!(d, rows, retransmission_index);
+    column!(d, rows, loss_rate);
+    column!(d, rows, rtt_mean_ms);
+    column!(d, rows, rtt_std_ms);
+    column!(d, rows, rtt_samples);
+    column!(d, rows, timeouts);
+    column!(d, rows, fast_retransmits);
+    column!(d, rows, stream_errors);
+    column!(d, rows, completed);
+    Ok(d)
+}
+
+fn nodes_dict<'py>(py: Python<'py>, rows: &[NodeRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, node);
+    column!(d, rows, x);
+    column!(d, rows, y);
+    column!(d, rows, ifq_mean);
+    column!(d, rows, ifq_max);
+    column!(d, rows, mac_frames_sent);
+    column!(d, rows, mac_data_sent);
+    column!(d, rows, mac_retransmissions);
+    column!(d, rows, rx_collisions);
+    column!(d, rows, forwarded);
+    Ok(d)
+}
+
+fn drops_dict<'py>(py: Python<'py>, rows: &[DropRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, node);
+    column!(d, rows, layer);
+    column!(d, rows, reason);
+    column!(d, rows, packet_type);
+    column!(d, rows, count);
+    Ok(d)
+}
+
+fn timeseries_dict<'py>(py: Python<'py>, ts: &TimeSeries) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("flow", &ts.flow)?;
+    d.set_item("time_s", &ts.time_s)?;
+    d.set_item("cwnd", &ts.cwnd)?;
+    d.set_item("ssthresh", &ts.ssthresh)?;
+    d.set_item("srtt_ms", &ts.srtt_ms)?;
+    d.set_item("rto_ms", &ts.rto_ms)?;
+    Ok(d)
+}
+
+fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("info", info_dict(py, &out.info)?)?;
+    d.set_item("flows", flows_dict(py, &out.flows)?)?;
+    d.set_item("nodes", nodes_dict(py, &out.nodes)?)?;
+    d.set_item("drops", drops_dict(py, &out.drops)?)?;
+    d.set_item("timeseries", timeseries_dict(py, &out.timeseries)?)?;
+    Ok(d)
+}
+
+fn run_scenario<'py>(py: Python<'py>, scenario: Scenario, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let seed = seed.unwrap_or(scenario.seed);
+    let out = py.detach(move || hoplab_sim::run(&scenario, seed));
+    output_dict(py, &out)
+}
+
+/// Parse and validate a TOML scenario, run it with `seed` (default: the
+/// scenario's own `seed`), and return `{"info": dict, "flows": columns,
+/// "nodes": columns, "drops": columns, "timeseries": columns}` where each
+/// `columns` is a dict of equal-length lists. Raises ScenarioError.
+#[pyfunction]
+#[pyo3(signature = (text, seed=None))]
+fn run_toml<'py>(py: Python<'py>, text: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let scenario = Scenario::from_toml_str(text).map_err(scenario_err)?;
+    run_scenario(py, scenario, seed)
+}
+
+/// Like `run_toml`, for the same structure as a JSON string.
+#[pyfunction]
+#[pyo3(signature = (text, seed=None))]
+fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let scenario = Scenario::from_json_str(text).map_err(scenario_err)?;
+    run_scenario(py, scenario, seed)
+}
+
+/// Parse and validate a TOML scenario without running it; returns the
+/// scenario's name. Raises ScenarioError.
+#[pyfunction]
+fn validate_toml(text: &str) -> PyResult<String> {
+    Ok(Scenario::from_toml_str(text).map_err(scenario_err)?.name)
+}
+
+/// Parse and validate a JSON scenario without running it; returns its name.
+#[pyfunction]
+fn validate_json(text: &str) -> PyResult<String> {
+    Ok(Scenario::from_json_str(text).map_err(scenario_err)?.name)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,75 @@
+"""Writing result files without ever losing what is already on disk.
+
+Every file is written to a temporary name in the destination directory and
+then renamed over the final name (``os.replace`` is atomic on POSIX), so a
+crash leaves either the old file or the new one, never a torn one. A file
+that already exists with *different* content is first moved aside into
+``previous/<UTC timestamp>/`` in the same directory, so re-running into an
+existing results directory never loses earlier results. Files with other
+names in the directory are never touched.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["atomic_write_bytes", "atomic_write_with", "append_line"]
+
+
+def _stamp() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+
+
+def _keep_previous(path: Path, new_bytes: bytes | None, stamp: str) -> None:
+    """Move an existing, different ``path`` to ``previous/<stamp>/``."""
+    if not path.exists():
+        return
+    if new_bytes is not None:
+        try:
+            if path.stat().st_size == len(new_bytes) and path.read_bytes() == new_bytes:
+                return  # identical: replacing it loses nothing
+        except OSError:
+            pass
+    backup_dir = path.parent / "previous" / stamp
+    backup_dir.mkdir(parents=True, exist_ok=True)
+    os.replace(path, backup_dir / path.name)
+
+
+def atomic_write_with(path: Path, write: Callable[[Path], None], *, stamp: str | None = None) -> Path:
+    """Call ``write(tmp_path)`` to produce the file, then rename it to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        _keep_previous(path, tmp.read_bytes() if path.exists() else None, stamp or _stamp())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, stamp: str | None = None) -> Path:
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    return atomic_write_with(path, write, stamp=stamp)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line and flush it to disk (used for incremental CSV rows)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line if line.endswith("\n") else line + "\n")
+        f.flush()
+        os.fsync(f.fileno())

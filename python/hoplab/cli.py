@@ -1,0 +1,192 @@
+"""The `hoplab` command line.
+
+    hoplab run SCENARIO.toml [--seed N] [--out DIR] [--format csv|parquet] [--no-save]
+    hoplab reproduce seed000 [--replicas R] [--linux-acks] [--duration S] [--out DIR]
+    hoplab bench [--repeat N] [--markdown]
+
+Errors in the user's input (an invalid scenario, a missing or unreadable
+file, a TOML syntax error) print `hoplab: error: ...` to stderr and exit
+with status 2, without a Python traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from . import _core
+from ._run import read_scenario_source
+
+U64_MAX = 2**64 - 1
+
+
+class HoplabError(click.ClickException):
+    """A user-facing error: `hoplab: error: <message>` on stderr, exit 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"hoplab: error: {self.format_message()}", err=True)
+
+
+def _scenario_error_text(e: BaseException, path: Path | None = None) -> str:
+    field = getattr(e, "field", "") or ""
+    message = getattr(e, "message", None) or str(e)
+    parts = [str(path)] if path is not None else []
+    if field:
+        parts.append(field)
+    parts.append(message)
+    return ": ".join(parts)
+
+
+def _os_error_text(e: OSError, path: Path) -> str:
+    reason = e.strerror or e.__class__.__name__
+    return f"{path}: {reason}"
+
+
+def _read(path: Path) -> tuple[str, str]:
+    try:
+        text, fmt, _ = read_scenario_source(Path(path))
+    except UnicodeDecodeError as e:
+        raise HoplabError(f"{path}: not a UTF-8 text file ({e.reason})") from None
+    except OSError as e:
+        raise HoplabError(_os_error_text(e, path)) from None
+    return text, fmt
+
+
+def _safe_dirname(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "scenario"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_core.__version__, prog_name="hoplab")
+def cli() -> None:
+    """hoplab: TCP over multihop IEEE 802.11 ad hoc networks, simulated."""
+
+
+@cli.command("run")
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--seed", type=click.IntRange(0, U64_MAX), default=None,
+              help="Seed (default: the scenario's `seed`).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Results directory (default: out/<scenario name>/seed-<N>/).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True,
+              help="File format of the four tables (parquet needs pyarrow).")
+@click.option("--no-save", is_flag=True, help="Print the summary only; write no files.")
+def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no_save: bool) -> None:
+    """Run one scenario file (TOML, or .json), print a summary and save the results.
+
+    Results go to DIR/{flows,nodes,drops,timeseries}.csv, DIR/info.json and
+    DIR/scenario.toml. Files are written under a temporary name and renamed;
+    an existing file with different content is moved to DIR/previous/<time>/
+    first, so nothing already in DIR is lost.
+    """
+    from .result import Result
+
+    if fmt == "parquet" and not no_save:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
+    text, kind = _read(scenario)
+    try:
+        raw = _core.run_json(text, seed) if kind == "json" else _core.run_toml(text, seed)
+    except _core.ScenarioError as e:
+        raise HoplabError(_scenario_error_text(e, scenario)) from None
+    res = Result.from_core(raw, scenario_text=text, scenario_format=kind)
+    click.echo(res.summary(full=True))
+    if no_save:
+        return
+    if out_dir is None:
+        out_dir = Path("out") / _safe_dirname(str(res.info["scenario"])) / f"seed-{res.info['seed']}"
+    try:
+        res.save(out_dir, format=fmt)
+    except OSError as e:
+        raise HoplabError(_os_error_text(e, Path(e.filename or out_dir))) from None
+    click.echo(f"\nresults written to {out_dir}/")
+
+
+@cli.command()
+@click.argument("experiment", type=click.Choice(["seed000"]))
+@click.option("--replicas", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Replicas per configuration (seeds 1..R), as in the paper.")
+@click.option("--linux-acks", is_flag=True,
+              help="Seed 000's second ns-2 experiment: delayed ACKs off at max cwnd 2 only.")
+@click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=120.0, show_default=True,
+              help="Simulated seconds per run.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Append each finished run to DIR/runs.csv (resumes from it), write DIR/summary.csv.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Worker processes.")
+def reproduce(experiment: str, replicas: int, linux_acks: bool, duration: float, out_dir: Path | None,
+              jobs: int) -> None:
+    """Reproduce a seed paper's experiment.
+
+    seed000: throughput and retransmission index vs. maximum cwnd (2, 3, 4,
+    unclamped = 32) for 1-4 hop chains (seed 000 §4.1, its ns-2 half), printed
+    like the paper's Tables 1 and 2, followed by the paper's testbed values.
+    """
+    from . import _io, reproduce as rp
+
+    def progress(msg: str) -> None:
+        click.echo(msg, err=True)
+
+    try:
+        runs = rp.run_seed000(replicas=replicas, duration=duration, linux_acks=linux_acks, out=out_dir,
+                              jobs=jobs, progress=progress)
+    except rp.ReproduceError as e:
+        raise HoplabError(str(e)) from None
+    except _core.ScenarioError as e:  # a bug in the reproduction's scenario, reported plainly
+        raise HoplabError(_scenario_error_text(e)) from None
+    except OSError as e:
+        raise HoplabError(_os_error_text(e, Path(e.filename or out_dir or "."))) from None
+    click.echo(rp.report_seed000(runs, replicas=replicas, duration=duration, linux_acks=linux_acks))
+    if out_dir is not None:
+        _io.atomic_write_bytes(out_dir / "summary.csv", rp.summary_frame(runs).to_csv(index=False).encode())
+        click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / 'summary.csv'}")
+
+
+@cli.command()
+@click.option("--repeat", type=click.IntRange(1, 100), default=1, show_default=True,
+              help="Runs per scenario; the best wall time is reported.")
+@click.option("--markdown", is_flag=True, help="Print a markdown table (for docs/BENCHMARKS.md).")
+def bench(repeat: int, markdown: bool) -> None:
+    """Time three fixed scenarios, each in a fresh process (4-hop chain,
+    7x7 grid, 200 random nodes) and report events, wall time, events/s and
+    peak memory against the targets."""
+    from . import bench as b
+
+    try:
+        rows = b.run_bench(repeat=repeat, progress=lambda m: click.echo(m, err=True))
+    except RuntimeError as e:
+        raise HoplabError(str(e)) from None
+    click.echo(b.table(rows, markdown=markdown))
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Console entry point: click in non-standalone mode, with our own exit codes."""
+    try:
+        rv = cli.main(args=argv, prog_name="hoplab", standalone_mode=False)
+    except click.ClickException as e:  # HoplabError (2), usage errors (2)
+        e.show()
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    except _core.ScenarioError as e:
+        click.echo(f"hoplab: error: {_scenario_error_text(e)}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("hoplab: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# Shared setup for ./hoplab and scripts/test.sh: a project-local virtualenv
+# (.venv) with maturin, pandas, click and pytest, and the Rust extension
+# hoplab._core built into it with `maturin develop --release`.
+#
+# Source this file, then call `hoplab_env_setup`. Everything it needs is in
+# the repository plus a system python3 (>= 3.11) and cargo.
+
+HOPLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+HOPLAB_VENV="${HOPLAB_VENV:-$HOPLAB_ROOT/.venv}"
+# Python packages the venv needs; changing this list reinstalls them.
+HOPLAB_PY_DEPS=("maturin==1.16.*" "pandas" "click>=8" "pytest")
+
+_hoplab_log() { printf 'hoplab-setup: %s\n' "$*" >&2; }
+
+_hoplab_python() {
+    local py
+    for py in "${HOPLAB_PYTHON:-}" python3 python3.13 python3.12 python3.11; do
+        [ -n "$py" ] || continue
+        if command -v "$py" >/dev/null 2>&1 &&
+            "$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+            echo "$py"
+            return 0
+        fi
+    done
+    _hoplab_log "needs Python >= 3.11 (set HOPLAB_PYTHON to its path)"
+    return 1
+}
+
+hoplab_env_setup() {
+    local py stamp_deps stamp_build want newer
+    if ! command -v cargo >/dev/null 2>&1; then
+        _hoplab_log "needs cargo (the Rust toolchain) on PATH"
+        return 1
+    fi
+    if [ ! -x "$HOPLAB_VENV/bin/python" ]; then
+        py="$(_hoplab_python)" || return 1
+        _hoplab_log "creating $HOPLAB_VENV with $py"
+        "$py" -m venv "$HOPLAB_VENV" || return 1
+    fi
+    # Activate: maturin develop installs into $VIRTUAL_ENV.
+    export VIRTUAL_ENV="$HOPLAB_VENV"
+    export PATH="$HOPLAB_VENV/bin:$PATH"
+    unset PYTHONHOME
+
+    stamp_deps="$HOPLAB_VENV/.hoplab-deps"
+    want="${HOPLAB_PY_DEPS[*]}"
+    if [ "$(cat "$stamp_deps" 2>/dev/null)" != "$want" ]; then
+        _hoplab_log "installing ${want}"
+        python -m pip install --quiet --disable-pip-version-check "${HOPLAB_PY_DEPS[@]}" || return 1
+        printf '%s' "$want" >"$stamp_deps"
+    fi
+
+    # Rebuild the extension when the Rust sources or the build files changed
+    # since the last build (or the extension is missing).
+    stamp_build="$HOPLAB_VENV/.hoplab-build"
+    newer=""
+    if [ -f "$stamp_build" ] && ls "$HOPLAB_ROOT"/python/hoplab/_core*.so >/dev/null 2>&1; then
+        newer="$(find "$HOPLAB_ROOT/crates" "$HOPLAB_ROOT/Cargo.toml" "$HOPLAB_ROOT/Cargo.lock" \
+            "$HOPLAB_ROOT/pyproject.toml" -newer "$stamp_build" -print -quit 2>/dev/null)"
+    else
+        newer="(no build yet)"
+    fi
+    if [ -n "$newer" ]; then
+        _hoplab_log "building the Rust extension (maturin develop --release): $newer"
+        (cd "$HOPLAB_ROOT" && maturin develop --release --quiet \
+            --manifest-path crates/hoplab-py/Cargo.toml) >&2 || return 1
+        touch "$stamp_build"
+    fi
+    # Keep matplotlib & co. from writing into the home directory.
+    export MPLCONFIGDIR="${MPLCONFIGDIR:-$(mktemp -d "${TMPDIR:-/tmp}/hoplab-mpl.XXXXXX")}"
+    return 0
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite: Rust unit/integration tests, then the Python tests
+# against the extension built in .venv (created on first use, see env.sh).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=env.sh
+. "$here/env.sh"
+hoplab_env_setup
+cd "$HOPLAB_ROOT"
+
+MPLCONFIGDIR="$(mktemp -d "${TMPDIR:-/tmp}/hoplab-mpl.XXXXXX")"
+export MPLCONFIGDIR
+trap 'rm -rf "$MPLCONFIGDIR"' EXIT
+
+echo "== cargo test --release --workspace"
+cargo test --release --workspace
+
+echo "== pytest tests/python"
+python -m pytest -q tests/python

@@ -1,0 +1,59 @@
+"""Shared fixtures. These tests run against the real simulator: they check
+properties (shapes, determinism, error reporting, file handling), not
+particular numbers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+# A short 2-hop chain: cheap, but with real contention (random backoff).
+SMALL_TOML = """\
+name = "small"
+duration = 10.0
+seed = 1
+
+[topology]
+kind = "chain"
+nodes = 3
+spacing = 200.0
+
+[mac]
+rts_threshold = 100
+
+[tcp]
+variant = "new_reno"
+mss = 1460
+
+[[flows]]
+kind = "ftp"
+src = 0
+dst = 2
+"""
+
+
+@pytest.fixture
+def small_toml() -> str:
+    return SMALL_TOML
+
+
+@pytest.fixture
+def small_dict() -> dict:
+    import tomllib
+
+    return tomllib.loads(SMALL_TOML)
+
+
+def run_module(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`python -m hoplab ARGS` in a real subprocess."""
+    env = dict(os.environ)
+    env.setdefault("MPLCONFIGDIR", str(Path(cwd or ROOT) / ".mpl"))
+    return subprocess.run([sys.executable, "-m", "hoplab", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, env=env, timeout=300)

@@ -1,0 +1,146 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from hoplab import _core
+from hoplab.bench import build, largest_component
+from hoplab.cli import cli
+
+from .conftest import EXAMPLES, SMALL_TOML, run_module
+
+TABLE_FILES = ("flows.csv", "nodes.csv", "drops.csv", "timeseries.csv", "info.json")
+
+
+def _bad(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+BAD = [
+    ("dst.toml", SMALL_TOML.replace("dst = 2", "dst = 9"), "flows[0].dst"),
+    ("cw.toml", SMALL_TOML.replace("rts_threshold = 100", "rts_threshold = 100\ncw_min = 30"), "mac.cw_min"),
+    ("dur.toml", SMALL_TOML.replace("duration = 10.0", "duration = -1"), "duration"),
+    ("syntax.toml", "duration = 10\n[topology\n", "TOML"),
+]
+
+
+@pytest.mark.parametrize("name, text, field", BAD)
+def test_cli_bad_scenario_exits_2(tmp_path, name, text, field):
+    p = _bad(tmp_path, name, text)
+    r = CliRunner().invoke(cli, ["run", str(p), "--no-save"])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("hoplab: error: ")
+    assert field in r.stderr and str(p) in r.stderr
+    assert "Traceback" not in r.output
+
+
+def test_cli_missing_file_exits_2(tmp_path):
+    r = CliRunner().invoke(cli, ["run", str(tmp_path / "missing.toml")])
+    assert r.exit_code == 2
+    assert "missing.toml" in r.stderr and "not found" in r.stderr
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("name, text, field", BAD[:1] + BAD[3:])
+def test_subprocess_bad_scenario_exits_2(tmp_path, name, text, field):
+    p = _bad(tmp_path, name, text)
+    r = run_module("run", str(p), "--no-save", cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("hoplab: error: ")
+    assert field in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_subprocess_missing_file_exits_2(tmp_path):
+    r = run_module("run", "does-not-exist.toml", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "does-not-exist.toml" in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.toml")))
+def test_cli_runs_every_example(tmp_path, example):
+    out = tmp_path / "out"
+    r = CliRunner().invoke(cli, ["run", str(EXAMPLES / example), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Flows" in r.stdout and "events" in r.stdout
+    for name in TABLE_FILES:
+        assert (out / name).is_file(), name
+    flows = pd.read_csv(out / "flows.csv")
+    assert len(flows) >= 1
+
+
+def test_subprocess_run_writes_default_out_dir(tmp_path):
+    shutil.copy(EXAMPLES / "hidden_terminal.toml", tmp_path / "ht.toml")
+    r = run_module("run", "ht.toml", "--seed", "4", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    d = tmp_path / "out" / "hidden-terminal" / "seed-4"
+    for name in TABLE_FILES:
+        assert (d / name).is_file(), name
+
+
+def test_cli_out_keeps_existing_files(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("keep me")
+    sc = _bad(tmp_path, "s.toml", SMALL_TOML)
+    for seed in ("1", "2"):
+        r = CliRunner().invoke(cli, ["run", str(sc), "--seed", seed, "--out", str(out)])
+        assert r.exit_code == 0, r.output
+    assert (out / "keep.txt").read_text() == "keep me"
+    # the seed-1 results were moved aside, not lost
+    prev = list((out / "previous").glob("*/info.json"))
+    assert len(prev) == 1 and '"seed": 1' in prev[0].read_text()
+    assert '"seed": 2' in (out / "info.json").read_text()
+
+
+def test_reproduce_seed000_smoke(tmp_path):
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "5",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    text = r.stdout
+    for h in ("1-hop", "2-hop", "3-hop", "4-hop"):
+        assert h in text
+    assert "Table 1" in text and "Table 2" in text and "TESTBED" in text
+    runs = pd.read_csv(out / "runs.csv")
+    assert len(runs) == 16
+    assert set(runs["max_cwnd"]) == {2, 3, 4, 32}
+    assert (runs["throughput_kbps"] > 0).all()
+    assert (out / "summary.csv").is_file()
+    # a second invocation resumes from runs.csv instead of re-running
+    r2 = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "5",
+                                  "--out", str(out)])
+    assert r2.exit_code == 0
+    assert "reusing 16" in r2.stderr
+    assert len(pd.read_csv(out / "runs.csv")) == 16
+
+
+def test_reproduce_linux_acks_turns_delayed_acks_off_at_w2():
+    from hoplab.reproduce import Task
+
+    assert Task(2, 2, 1, 5.0, True).scenario()["tcp"]["delayed_ack"] is False
+    assert Task(2, 3, 1, 5.0, True).scenario()["tcp"]["delayed_ack"] is True
+    assert Task(2, 2, 1, 5.0, False).scenario()["tcp"]["delayed_ack"] is True
+    assert Task(3, 32, 1, 5.0, False).scenario()["tcp"]["max_cwnd"] == 0  # unclamped
+
+
+def test_bench_scenarios_are_fixed_and_valid():
+    for name in ("chain4", "grid7", "rand200"):
+        import json
+
+        _core.validate_json(json.dumps(build(name)))
+    a, b = build("rand200"), build("rand200")
+    assert a == b
+    assert len(a["topology"]["positions"]) == 200 and len(a["flows"]) == 20
+
+
+def test_largest_component_bfs():
+    pos = [(0, 0), (200, 0), (400, 0), (2000, 2000), (2100, 2000)]
+    assert largest_component(pos, 250.0) == [0, 1, 2]
