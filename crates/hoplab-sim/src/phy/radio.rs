@@ -80,12 +80,9 @@ impl Radio {
             return; // half-duplex: nothing is received while sending
         }
         match self.lock {
-            Some(ref mut lock) => {
-                if interferes && lock.ok {
-                    let i: f64 = self.signals.iter().filter(|s| s.interferes && s.tx != lock.tx).map(|s| s.power).sum();
-                    if lock.power < self.capture_ratio * i {
-                        lock.ok = false;
-                    }
+            Some(lock) => {
+                if interferes && lock.ok && lock.power < self.capture_ratio * self.interference_except(lock.tx) {
+                    self.lock = Some(Lock { ok: false, ..lock });
                 }
             }
             None if sensed => {
