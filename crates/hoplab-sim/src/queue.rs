@@ -30,9 +30,21 @@ pub enum Phase {
     SignalStart = 2,
 }
 
+/// The key packed into one integer, so that a comparison is a single u128
+/// compare: time (64 bits) | phase (2) | node (22) | seq (40).
 struct Entry<E> {
-    key: (SimTime, Phase, u32, u64),
+    key: u128,
     ev: E,
+}
+
+const NODE_BITS: u32 = 22;
+const SEQ_BITS: u32 = 40;
+/// Node ids must fit the key (the scenario allows at most 1,000,000 nodes).
+pub const MAX_NODES: usize = 1 << NODE_BITS;
+
+fn pack(time: SimTime, phase: Phase, node: u32, seq: u64) -> u128 {
+    debug_assert!((node as usize) < MAX_NODES && seq < 1 << SEQ_BITS);
+    (time.0 as u128) << 64 | (phase as u128) << 62 | (node as u128) << SEQ_BITS | seq as u128
 }
 
 impl<E> PartialEq for Entry<E> {
@@ -67,16 +79,16 @@ impl<E> EventQueue<E> {
     pub fn push(&mut self, time: SimTime, phase: Phase, node: u32, ev: E) {
         let s = &mut self.seq[node as usize];
         *s += 1;
-        self.heap.push(Entry { key: (time, phase, node, *s), ev });
+        self.heap.push(Entry { key: pack(time, phase, node, *s), ev });
     }
 
     /// The next event: its time, node and payload.
     pub fn pop(&mut self) -> Option<(SimTime, u32, E)> {
-        self.heap.pop().map(|e| (e.key.0, e.key.2, e.ev))
+        self.heap.pop().map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.key.0)
+        self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {
@@ -91,6 +103,15 @@ impl<E> EventQueue<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packing_keeps_fields_apart() {
+        let mut q = EventQueue::new(MAX_NODES);
+        q.push(SimTime(u64::MAX - 1), Phase::SignalStart, (MAX_NODES - 1) as u32, ());
+        q.push(SimTime(u64::MAX - 1), Phase::Timer, 0, ());
+        assert_eq!(q.pop().map(|(t, n, _)| (t, n)), Some((SimTime(u64::MAX - 1), 0)));
+        assert_eq!(q.pop().map(|(t, n, _)| (t, n)), Some((SimTime(u64::MAX - 1), (MAX_NODES - 1) as u32)));
+    }
 
     #[test]
     fn orders_by_time_phase_node_then_insertion() {
