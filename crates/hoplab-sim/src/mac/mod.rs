@@ -5,3 +5,4 @@ pub mod ifq;
 
 pub use dcf::{Dcf, MacConfig, MacEvent, MacStats, MacTimer, MAC_TIMERS};
 pub use ifq::Ifq;
+#[cfg(test)] mod tests;
