@@ -380,7 +380,7 @@ impl Dcf {
             let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + cur.packet.size());
             // §7.2.1.1: 3 SIFS + CTS + DATA + ACK.
             let dur = self.cfg.sifs.mul(3) + self.cts_time + data + self.ack_time;
-            let f = Frame { kind: FrameKind::Rts, src: self.addr, dst: cur.next_hop, duration_us: dur_us_ceil(dur), seq: 0, retry: cur.retry, packet: None };
+            let f = Frame { kind: FrameKind::Rts, src: self.addr, dst: cur.next_hop, duration_us: dur_us_ceil(dur), seq: 0, retry: false, packet: None };
             self.phase = Phase::TxRts;
             self.transmit(f);
         } else {
@@ -391,6 +391,9 @@ impl Dcf {
     }
 
     fn transmit(&mut self, f: Frame) {
+        // §9.2.3.4: EIFS follows only the erroneous frame; after our own
+        // transmission the last frame on the medium is ours, and DIFS applies.
+        self.use_eifs = false;
         self.on_air = Some(f.kind);
         self.stats.frames_sent += 1;
         self.out.push(MacEvent::Transmit(f));
@@ -428,7 +431,8 @@ impl Dcf {
             self.stats.retry_drops += 1;
             self.out.push(MacEvent::TxFailed { next_hop: cur.next_hop, packet: cur.packet });
         } else {
-            cur.retry = true;
+            // §7.1.3.1.4: the Retry bit marks a retransmitted DATA frame.
+            cur.retry |= !waited_cts;
             self.stats.retransmissions += 1;
             self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
         }
@@ -464,17 +468,17 @@ impl Dcf {
     /// The medium turned busy: the backoff counts down only whole idle slots
     /// after DIFS/EIFS, then freezes (§9.2.5.2).
     fn freeze(&mut self, now: SimTime) {
-        if self.timers[MacTimer::Access as usize].take().is_none() {
-            return;
-        }
-        let start = self.idle_since + self.ifs();
-        if let Some(b) = self.backoff.as_mut() {
-            if now > start {
+        if self.timers[MacTimer::Access as usize].take().is_some() {
+            let start = self.idle_since + self.ifs();
+            if let (Some(b), true) = (self.backoff.as_mut(), now > start) {
                 let slots = (now - start).0 / self.cfg.slot.0;
                 *b -= (slots as u32).min(*b);
             }
-        } else if self.cur.is_some() {
-            // Medium became busy during the deferral of a frame that had none.
+        }
+        // §9.2.5.1: a frame that did not find the medium idle for DIFS
+        // defers, then backs off. This includes a relay's packet that arrives
+        // while its ACK is still pending, since that deferral had no timer armed.
+        if self.backoff.is_none() && self.cur.is_some() && self.phase == Phase::Idle {
             self.backoff = Some(self.draw_backoff());
         }
     }

@@ -218,7 +218,6 @@ fn correct_reception_ends_eifs() {
 }
 
 #[test]
-#[ignore = "BUG: EIFS is used for every deferral until a correct reception, even after our own transmission"]
 fn eifs_is_not_used_after_our_own_transmission() {
     // §9.2.3.4: the EIFS interval begins when the medium goes idle after the
     // erroneous frame, and §9.2.5.2 uses EIFS only when the last frame
@@ -242,7 +241,6 @@ fn eifs_is_not_used_after_our_own_transmission() {
 }
 
 #[test]
-#[ignore = "BUG: a packet enqueued in the SIFS before our ACK/CTS is sent DIFS after it without a backoff"]
 fn packet_arriving_before_our_ack_draws_a_backoff() {
     // A relay receives a DATA frame and forwards its packet: the packet
     // reaches the MAC at the end of the DATA, the medium has been idle for

@@ -80,10 +80,10 @@ fn cts_after_the_timeout_is_ignored() {
     st.rx(&cts(ME, 6628));
     assert_eq!(st.deadline(MacTimer::Sifs), None, "no DATA after a late CTS");
     st.expect_no_events();
-    // The exchange starts over with a retried RTS.
+    // The exchange starts over with a new RTS (control frames carry no Retry bit, §7.1.3.1.4).
     let t = st.fire(MacTimer::Access);
     assert!(t > rts_end + RESPONSE_TIMEOUT);
-    assert!(st.expect_transmit(FrameKind::Rts).retry);
+    assert!(!st.expect_transmit(FrameKind::Rts).retry);
 }
 
 #[test]
