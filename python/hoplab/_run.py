@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from . import _core
 from .result import Result
 
-__all__ = ["run", "read_scenario_source"]
+__all__ = ["run", "run_text", "read_scenario_source"]
 
 _U64_MAX = 2**64 - 1
 
@@ -70,5 +70,10 @@ def run(scenario: Any, seed: int | None = None) -> Result:
     """
     seed = _check_seed(seed)
     text, fmt, _path = read_scenario_source(scenario)
+    return run_text(text, fmt, seed)
+
+
+def run_text(text: str, fmt: str, seed: int | None) -> Result:
+    """Run scenario text in ``fmt`` ("toml" or "json"); raises ScenarioError."""
     raw = _core.run_json(text, seed) if fmt == "json" else _core.run_toml(text, seed)
     return Result.from_core(raw, scenario_text=text, scenario_format=fmt)

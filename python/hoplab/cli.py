@@ -85,7 +85,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     an existing file with different content is moved to DIR/previous/<time>/
     first, so nothing already in DIR is lost.
     """
-    from .result import Result
+    from ._run import run_text
 
     if fmt == "parquet" and not no_save:
         try:
@@ -94,10 +94,9 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
             raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
     text, kind = _read(scenario)
     try:
-        raw = _core.run_json(text, seed) if kind == "json" else _core.run_toml(text, seed)
+        res = run_text(text, kind, seed)
     except _core.ScenarioError as e:
         raise HoplabError(_scenario_error_text(e, scenario)) from None
-    res = Result.from_core(raw, scenario_text=text, scenario_format=kind)
     click.echo(res.summary(full=True))
     if no_save:
         return

@@ -47,6 +47,9 @@ pub struct Node {
     pub stats: NodeStats,
     timers: Vec<TimerSlot>,
     next_uid: u64,
+    /// An agent was fed an input since its deadlines were last read: agents
+    /// change only then, so other events skip re-reading their timers.
+    agents_touched: bool,
     mac_events: Vec<MacEvent>,
     route_actions: Vec<RouteAction>,
     bodies: Vec<Body>,
@@ -65,6 +68,7 @@ impl Node {
             stats: NodeStats::default(),
             timers,
             next_uid: 0,
+            agents_touched: true,
             mac_events: Vec::new(),
             route_actions: Vec::new(),
             bodies: Vec::new(),
@@ -103,11 +107,17 @@ impl Node {
                     RxOutcome::NotLocked => {}
                 }
                 ctx.txs.release(tx);
-                self.mac.handle_medium(now, self.radio.busy());
+                // The MAC already knows the medium is busy; tell it only when
+                // this was the last signal (handle_rx/_error re-read the NAV).
+                if !self.radio.busy() {
+                    self.mac.handle_medium(now, false);
+                }
             }
             Event::TxEnd => {
                 self.radio.end_tx();
-                self.mac.handle_medium(now, self.radio.busy());
+                if !self.radio.busy() {
+                    self.mac.handle_medium(now, false);
+                }
                 self.mac.handle_tx_end(now);
             }
             Event::Timer { slot, gen } => {
@@ -127,6 +137,7 @@ impl Node {
                 } else {
                     let k = (slot - FIRST_AGENT_TIMER) / AGENT_TIMERS;
                     self.agents[k].handle_timer(now, (slot - FIRST_AGENT_TIMER) % AGENT_TIMERS);
+                    self.agents_touched = true;
                     self.agent_output(now, k);
                 }
             }
@@ -185,7 +196,7 @@ impl Node {
         let now = ctx.now;
         let airtime = self.mac.airtime(&frame);
         let end = now + airtime;
-        self.radio.start_tx(end);
+        self.radio.start_tx();
         ctx.queue.push(end, Phase::SignalEnd, self.id, Event::TxEnd);
         let links = ctx.channel.links(self.id);
         let tx = ctx.txs.insert(frame, links.len() as u32);
@@ -205,6 +216,7 @@ impl Node {
             };
             if let Some(k) = self.agents.iter().position(|a| a.flow() == flow) {
                 self.agents[k].handle_packet(now, &p);
+                self.agents_touched = true;
                 self.agent_output(now, k);
             }
             return;
@@ -281,6 +293,9 @@ impl Node {
         }
         let r = self.router.poll_timeout();
         self.arm(ROUTER_TIMER, r, ctx);
+        if !std::mem::take(&mut self.agents_touched) {
+            return;
+        }
         for k in 0..self.agents.len() {
             let t = self.agents[k].timeouts();
             for (j, at) in t.into_iter().enumerate() {

@@ -67,7 +67,7 @@ pub struct DropRow {
     pub node: u32,
     /// "MAC", "RTR", "IFQ" or "AGT".
     pub layer: &'static str,
-    /// ns-2 drop code: IFQ, RET, COL, NRTE, TTL, ARP, END, DUP, ...
+    /// ns-2 drop code: IFQ, RET, COL, DUP, NRTE, TTL, CBK
     pub reason: &'static str,
     pub packet_type: &'static str,
     pub count: u64,

@@ -17,8 +17,6 @@ pub enum DropReason {
     Ttl,
     /// MAC callback on a bad link, dropped by routing.
     Cbk,
-    /// Still queued when the simulation ended.
-    End,
 }
 
 impl DropReason {
@@ -31,7 +29,6 @@ impl DropReason {
             DropReason::Nrte => "NRTE",
             DropReason::Ttl => "TTL",
             DropReason::Cbk => "CBK",
-            DropReason::End => "END",
         }
     }
 
@@ -40,7 +37,7 @@ impl DropReason {
         match self {
             DropReason::Ifq => "IFQ",
             DropReason::Ret | DropReason::Col | DropReason::Dup => "MAC",
-            DropReason::Nrte | DropReason::Ttl | DropReason::Cbk | DropReason::End => "RTR",
+            DropReason::Nrte | DropReason::Ttl | DropReason::Cbk => "RTR",
         }
     }
 }

@@ -155,6 +155,23 @@ mod tests {
     }
 
     #[test]
+    fn moving_a_node_updates_index_and_cached_links() {
+        let pos = vec![(0.0, 0.0), (200.0, 0.0), (5000.0, 0.0)];
+        let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos);
+        assert_eq!(ch.links(0).len(), 1);
+        assert!(ch.links(2).is_empty());
+        // Node 2 moves next to node 0 (several grid cells away from where it was).
+        ch.set_position(2, (0.0, 300.0));
+        let near: Vec<NodeId> = ch.links(0).iter().map(|l| l.node).collect();
+        assert_eq!(near, vec![1, 2]);
+        assert_eq!(ch.nodes_within(1, 550.0), vec![0, 2]);
+        // And away again: every cache that held it forgets it.
+        ch.set_position(2, (9000.0, 0.0));
+        assert_eq!(ch.links(0).iter().map(|l| l.node).collect::<Vec<_>>(), vec![1]);
+        assert!(ch.links(2).is_empty());
+    }
+
+    #[test]
     fn spatial_index_agrees_with_brute_force() {
         let mut s = crate::rng::Stream::new(3, 0, crate::rng::Purpose::Topology);
         let pos: Vec<(f64, f64)> = (0..300).map(|_| (s.unit() * 3000.0, s.unit() * 3000.0)).collect();

@@ -11,8 +11,6 @@
 //! A sensed frame that cannot be decoded ends in a reception error (the MAC
 //! then defers with EIFS, as ns-2 does for frames below RXThresh).
 
-use crate::time::SimTime;
-
 #[derive(Clone, Copy, Debug)]
 struct Signal {
     tx: u32,
@@ -48,7 +46,7 @@ pub enum RxOutcome {
 pub struct Radio {
     capture_ratio: f64,
     rx_threshold: f64,
-    transmitting_until: Option<SimTime>,
+    transmitting: bool,
     signals: Vec<Signal>,
     sensed: u32,
     lock: Option<Lock>,
@@ -56,16 +54,16 @@ pub struct Radio {
 
 impl Radio {
     pub fn new(rx_threshold: f64, capture_ratio: f64) -> Radio {
-        Radio { capture_ratio, rx_threshold, transmitting_until: None, signals: Vec::new(), sensed: 0, lock: None }
+        Radio { capture_ratio, rx_threshold, transmitting: false, signals: Vec::new(), sensed: 0, lock: None }
     }
 
     /// Physical carrier sense: busy while transmitting or sensing a signal.
     pub fn busy(&self) -> bool {
-        self.transmitting_until.is_some() || self.sensed > 0
+        self.transmitting || self.sensed > 0
     }
 
     pub fn transmitting(&self) -> bool {
-        self.transmitting_until.is_some()
+        self.transmitting
     }
 
     /// Sum of interfering power at this radio, excluding signal `except`.
@@ -76,7 +74,7 @@ impl Radio {
     pub fn signal_start(&mut self, tx: u32, power: f64, sensed: bool, interferes: bool) {
         self.signals.push(Signal { tx, power, sensed, interferes });
         self.sensed += sensed as u32;
-        if self.transmitting_until.is_some() {
+        if self.transmitting {
             return; // half-duplex: nothing is received while sending
         }
         match self.lock {
@@ -116,8 +114,8 @@ impl Radio {
 
     /// Start transmitting; a reception in progress is lost (half-duplex).
     /// Returns true if one was.
-    pub fn start_tx(&mut self, until: SimTime) -> bool {
-        self.transmitting_until = Some(until);
+    pub fn start_tx(&mut self) -> bool {
+        self.transmitting = true;
         match self.lock.as_mut() {
             Some(lock) if lock.ok => {
                 lock.ok = false;
@@ -128,7 +126,7 @@ impl Radio {
     }
 
     pub fn end_tx(&mut self) {
-        self.transmitting_until = None;
+        self.transmitting = false;
     }
 }
 
@@ -169,7 +167,7 @@ mod tests {
     fn transmitting_destroys_a_reception_and_blocks_new_ones() {
         let mut r = Radio::new(RX, 10.0);
         r.signal_start(1, 5.0, true, true);
-        assert!(r.start_tx(SimTime(10)));
+        assert!(r.start_tx());
         r.signal_start(2, 5.0, true, true);
         assert_eq!(r.signal_end(1), RxOutcome::Collision);
         r.end_tx();
