@@ -10,7 +10,7 @@ use crate::net::{DropReason, RouteAction, Router};
 use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
 use crate::time::SimTime;
-use crate::wire::{Body, Frame, NodeId, Packet, PacketType, BROADCAST, DEFAULT_TTL};
+use crate::wire::{Body, Frame, NodeId, Packet, PacketType, BROADCAST};
 use std::collections::BTreeMap;
 
 /// The world's shared pieces a node may touch while handling an event.
@@ -210,10 +210,7 @@ impl Node {
     /// A packet from the MAC: ours, or one to forward.
     fn ip_receive(&mut self, now: SimTime, mut p: Packet) {
         if p.dst == self.id {
-            let flow = match &p.body {
-                Body::Tcp(s) => s.flow,
-                Body::Udp(d) => d.flow,
-            };
+            let Some(flow) = p.flow() else { return };
             if let Some(k) = self.agents.iter().position(|a| a.flow() == flow) {
                 self.agents[k].handle_packet(now, &p);
                 self.agents_touched = true;
@@ -246,7 +243,7 @@ impl Node {
             let mut acts = std::mem::take(&mut self.route_actions);
             for body in bodies.drain(..) {
                 self.next_uid += 1;
-                let p = Packet { uid: (self.id as u64) << 40 | self.next_uid, src: self.id, dst, ttl: DEFAULT_TTL, extra_header: 0, body, created: now };
+                let p = Packet::new((self.id as u64) << 40 | self.next_uid, self.id, dst, body, now);
                 self.router.route(now, p, &mut acts);
             }
             self.apply_route_actions(now, &mut acts);
@@ -264,11 +261,13 @@ impl Node {
                     }
                 }
                 RouteAction::Drop { packet, reason } => self.count_drop(reason, packet.ptype()),
-                RouteAction::PurgeNextHop { next_hop } => {
-                    for p in self.ifq.purge(now, next_hop) {
-                        self.count_drop(DropReason::Cbk, p.ptype());
-                    }
+                RouteAction::Reclaim { next_hop } => {
+                    let packets = self.ifq.purge(now, next_hop);
+                    let mut more = Vec::new();
+                    self.router.reclaimed(now, next_hop, packets, &mut more);
+                    self.apply_route_actions(now, &mut more);
                 }
+                RouteAction::Note(_) => {}
             }
         }
     }

@@ -3,6 +3,8 @@
 //! protocol logic), and the trace/pcap writers of later issues serialise
 //! these fields into real headers.
 
+use crate::net::arp::ArpMsg;
+use crate::net::msg::RoutingMsg;
 use crate::time::SimTime;
 
 /// A node's address. IP and MAC addresses are both the node id; the
@@ -54,11 +56,40 @@ pub struct UdpDatagram {
     pub payload: u32,
 }
 
-/// Transport-layer content of an IP packet.
+/// Transport-layer content of an IP packet, or a non-IP payload (ARP).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
     Tcp(TcpSegment),
     Udp(UdpDatagram),
+    /// A routing protocol's control message; its size includes the UDP
+    /// header where the protocol runs over UDP (AODV, OLSR, DSDV).
+    Routing(RoutingMsg),
+    /// An ARP packet (RFC 826); not an IP datagram, so no IP header.
+    Arp(ArpMsg),
+}
+
+/// The DSR source route option carried on data packets (RFC 4728 §6.7).
+/// `addrs` is the whole path, source first and destination last; the
+/// option on the wire lists only the intermediate hops.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceRoute {
+    pub addrs: Vec<NodeId>,
+    /// Index in `addrs` of the node that holds the packet now.
+    pub at: usize,
+    /// Times the packet was salvaged (RFC 4728 §8.4.1, 4-bit Salvage field).
+    pub salvage: u8,
+}
+
+impl SourceRoute {
+    /// Bytes of the DSR options header with this option: 4-byte fixed
+    /// header (§6.1) + 4-byte option header (§6.7) + 4 bytes per
+    /// intermediate address.
+    pub fn wire_size(&self) -> u32 {
+        8 + 4 * self.addrs.len().saturating_sub(2) as u32
+    }
+    pub fn next_hop(&self) -> Option<NodeId> {
+        self.addrs.get(self.at + 1).copied()
+    }
 }
 
 /// An IP packet.
@@ -74,6 +105,11 @@ pub struct Packet {
     pub body: Body,
     /// When the source handed the packet to IP.
     pub created: SimTime,
+    /// DSR source route, when DSR routes this packet.
+    pub sr: Option<Box<SourceRoute>>,
+    /// Measurement only, not on the wire: a hash of the nodes the packet
+    /// has left so far, so a sink can tell when the path changed.
+    pub path: u64,
 }
 
 /// Packet classes for drop accounting and queue priority (ns-2 trace types).
@@ -83,6 +119,7 @@ pub enum PacketType {
     Ack,
     Cbr,
     Routing,
+    Arp,
     Mac,
 }
 
@@ -93,20 +130,33 @@ impl PacketType {
             PacketType::Ack => "ack",
             PacketType::Cbr => "cbr",
             PacketType::Routing => "routing",
+            PacketType::Arp => "ARP",
             PacketType::Mac => "MAC",
         }
     }
 }
 
 impl Packet {
-    /// Size of the IP datagram in bytes.
+    /// A packet as its source builds it.
+    pub fn new(uid: u64, src: NodeId, dst: NodeId, body: Body, created: SimTime) -> Packet {
+        Packet { uid, src, dst, ttl: DEFAULT_TTL, extra_header: 0, body, created, sr: None, path: 0 }
+    }
+
+    /// Size in bytes of what the MAC carries: the IP datagram, or the ARP packet.
     pub fn size(&self) -> u32 {
-        IP_HEADER
-            + self.extra_header
-            + match &self.body {
-                Body::Tcp(s) => s.size(),
-                Body::Udp(d) => UDP_HEADER + d.payload,
+        match &self.body {
+            Body::Arp(a) => a.size(),
+            body => {
+                IP_HEADER
+                    + self.extra_header
+                    + match body {
+                        Body::Tcp(s) => s.size(),
+                        Body::Udp(d) => UDP_HEADER + d.payload,
+                        Body::Routing(m) => m.size(),
+                        Body::Arp(_) => unreachable!(),
+                    }
             }
+        }
     }
 
     pub fn ptype(&self) -> PacketType {
@@ -114,7 +164,23 @@ impl Packet {
             Body::Tcp(s) if s.is_pure_ack() => PacketType::Ack,
             Body::Tcp(_) => PacketType::Tcp,
             Body::Udp(_) => PacketType::Cbr,
+            Body::Routing(_) => PacketType::Routing,
+            Body::Arp(_) => PacketType::Arp,
         }
+    }
+
+    /// The flow a data packet belongs to.
+    pub fn flow(&self) -> Option<u32> {
+        match &self.body {
+            Body::Tcp(s) => Some(s.flow),
+            Body::Udp(d) => Some(d.flow),
+            _ => None,
+        }
+    }
+
+    /// Measurement: the packet leaves node `n`.
+    pub fn mark_hop(&mut self, n: NodeId) {
+        self.path = (self.path ^ (n as u64 + 1)).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(7);
     }
 
     /// Routing-protocol packets go ahead of data in the interface queue.
@@ -174,12 +240,12 @@ mod tests {
     #[test]
     fn sizes_are_byte_exact() {
         let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, retransmit: false };
-        let p = Packet { uid: 1, src: 0, dst: 1, ttl: 64, extra_header: 0, body: Body::Tcp(seg), created: SimTime::ZERO };
+        let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
         let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, retransmit: false };
-        let pa = Packet { uid: 2, src: 1, dst: 0, ttl: 64, extra_header: 0, body: Body::Tcp(ack), created: SimTime::ZERO };
+        let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);
     }

@@ -88,7 +88,7 @@ mod tests {
     use crate::wire::{Body, UdpDatagram};
 
     fn pkt(uid: u64) -> Packet {
-        Packet { uid, src: 0, dst: 1, ttl: 64, extra_header: 0, body: Body::Udp(UdpDatagram { flow: 0, seqno: uid, payload: 10 }), created: SimTime::ZERO }
+        Packet::new(uid, 0, 1, Body::Udp(UdpDatagram { flow: 0, seqno: uid, payload: 10 }), SimTime::ZERO)
     }
 
     #[test]

@@ -17,6 +17,18 @@ pub enum DropReason {
     Ttl,
     /// MAC callback on a bad link, dropped by routing.
     Cbk,
+    /// Routing loop detected (DSR: a source route that visits a node twice).
+    Loop,
+    /// Waited too long in a routing buffer for a route (send buffer timeout).
+    Tout,
+    /// A routing buffer (AODV queue, DSR send buffer) was full.
+    Qfull,
+    /// DSR salvage count exhausted (RFC 4728 MAX_SALVAGE_COUNT).
+    Sal,
+    /// ARP: the held packet was displaced, or the address never resolved.
+    Arp,
+    /// Still queued when the simulation ended.
+    End,
 }
 
 impl DropReason {
@@ -29,15 +41,21 @@ impl DropReason {
             DropReason::Nrte => "NRTE",
             DropReason::Ttl => "TTL",
             DropReason::Cbk => "CBK",
+            DropReason::Loop => "LOOP",
+            DropReason::Tout => "TOUT",
+            DropReason::Qfull => "QFULL",
+            DropReason::Sal => "SAL",
+            DropReason::Arp => "ARP",
+            DropReason::End => "END",
         }
     }
 
     /// The ns-2 trace level that logs this drop.
     pub fn layer(self) -> &'static str {
         match self {
-            DropReason::Ifq => "IFQ",
+            DropReason::Ifq | DropReason::Arp | DropReason::End => "IFQ",
             DropReason::Ret | DropReason::Col | DropReason::Dup => "MAC",
-            DropReason::Nrte | DropReason::Ttl | DropReason::Cbk => "RTR",
+            _ => "RTR",
         }
     }
 }

@@ -1,7 +1,18 @@
-//! The network layer: drop accounting codes and the routing interface.
+//! The network layer: routing protocols behind one interface, ARP below
+//! them, and drop accounting codes.
 
+pub mod aodv;
+pub mod arp;
 pub mod drop;
+pub mod dsdv;
+pub mod dsr;
+pub mod msg;
+pub mod olsr;
 pub mod routing;
+pub mod static_route;
+#[cfg(test)]
+pub mod testnet;
 
 pub use drop::DropReason;
-pub use routing::{RouteAction, Router};
+pub use msg::RoutingMsg;
+pub use routing::{LinkCause, Protocol, RouteAction, RouteNote, Router};

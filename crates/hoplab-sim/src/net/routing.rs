@@ -1,162 +1,189 @@
-//! The routing interface every protocol implements, and static shortest-path
-//! routing (seed 002's "ZERO": routes computed from the initial topology).
+//! The routing interface every protocol implements, and the `Router` enum
+//! the node holds.
 //!
-//! A protocol is a sans-IO state machine. The node hands it packets to route
-//! (`route`), link-layer failures (`link_failed`) and timer expiries; it
-//! answers with `RouteAction`s. A protocol without a route may keep the
-//! packet and release it later through a `Send` action, so on-demand
-//! protocols need no fake loopback route (GUIDE.md).
+//! A protocol is a sans-IO state machine (GUIDE.md). The node hands it data
+//! packets to route, control packets it received, what the MAC saw (frames
+//! heard, overheard, delivered or failed) and timer expiries; it answers
+//! with `RouteAction`s. A protocol without a route may keep a packet and
+//! release it later through `Send`, so on-demand protocols need no fake
+//! loopback route. Protocols never read the clock or the channel: time comes
+//! in `now`, randomness from the `Stream` they are built with.
 
-use crate::net::DropReason;
+use crate::net::{aodv::Aodv, dsdv::Dsdv, dsr::Dsr, olsr::Olsr, DropReason};
 use crate::time::SimTime;
 use crate::wire::{NodeId, Packet};
-use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+
+pub use crate::net::static_route::{StaticRouter, StaticTable};
 
 #[derive(Debug)]
 pub enum RouteAction {
-    /// Queue the packet for this next hop.
+    /// Hand the packet to the link layer for `next_hop` (`BROADCAST` for a
+    /// broadcast). Control packets go ahead of data in the interface queue.
     Send { next_hop: NodeId, packet: Packet },
     Drop { packet: Packet, reason: DropReason },
-    /// Drop what the interface queue holds for a next hop (a broken link),
-    /// handing each packet back through `link_failed`-like handling.
-    PurgeNextHop { next_hop: NodeId },
+    /// Take every packet the interface queue holds for `next_hop` out of it
+    /// and give them back through `Protocol::reclaimed`, where the protocol
+    /// drops, re-routes or salvages them as its specification says.
+    Reclaim { next_hop: NodeId },
+    /// A measurement event; changes nothing in the simulation.
+    Note(RouteNote),
 }
 
-/// Every routing protocol the node can run.
+/// What a protocol reports for the measurements (issue 3 §7).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RouteNote {
+    /// The protocol declared the link to `neighbor` broken. The node checks
+    /// whether the neighbour was in range then (a false failure if so).
+    LinkBroken { neighbor: NodeId, cause: LinkCause },
+    /// An on-demand route discovery for `dst` started (first request only,
+    /// not retries) ...
+    DiscoveryStarted { dst: NodeId },
+    /// ... and ended with a route to `dst`.
+    DiscoveryDone { dst: NodeId },
+    /// A discovery for `dst` gave up (retries exhausted).
+    DiscoveryFailed { dst: NodeId },
+    /// A route error was originated (not forwarded) by this node.
+    RouteErrorSent,
+    /// DSR salvaged a packet onto another route.
+    Salvaged,
+}
+
+/// How a link failure was detected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LinkCause {
+    /// The MAC exhausted its retries (link-layer feedback).
+    MacFeedback,
+    /// HELLO messages stopped arriving (AODV HELLO, OLSR link sensing).
+    HelloLoss,
+    /// No passive or network-layer acknowledgement (DSR).
+    NoAck,
+    /// A route error from another node named the link.
+    RouteError,
+}
+
+impl LinkCause {
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkCause::MacFeedback => "mac",
+            LinkCause::HelloLoss => "hello",
+            LinkCause::NoAck => "no_ack",
+            LinkCause::RouteError => "rerr",
+        }
+    }
+}
+
+/// The inputs every routing protocol accepts. Default methods ignore the
+/// input, so a protocol implements only what its specification uses.
+pub trait Protocol {
+    /// A data packet this node originates (`packet.src == me`) or forwards
+    /// (the node has already decremented the TTL).
+    fn route(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>);
+
+    /// A routing control packet (`Body::Routing`) the MAC delivered to us,
+    /// unicast or broadcast; `from` is the transmitting neighbour. The
+    /// protocol handles its own forwarding and TTL for control packets.
+    fn receive(&mut self, now: SimTime, from: NodeId, packet: Packet, out: &mut Vec<RouteAction>);
+
+    /// Any packet the MAC delivered to us from `from` (data or control),
+    /// before it is processed: evidence that `from` is a live neighbour.
+    fn heard(&mut self, _now: SimTime, _from: NodeId, _packet: &Packet, _out: &mut Vec<RouteAction>) {}
+
+    /// A data packet arrived at its destination, this node (DSR may reply
+    /// gratuitously or learn the route it carries).
+    fn delivered(&mut self, _now: SimTime, _from: NodeId, _packet: &Packet, _out: &mut Vec<RouteAction>) {}
+
+    /// Promiscuous mode: a unicast data frame from `from` to `to` that was
+    /// not for us. Only called when `promiscuous()` is true.
+    fn overhear(&mut self, _now: SimTime, _from: NodeId, _to: NodeId, _packet: &Packet, _out: &mut Vec<RouteAction>) {}
+
+    /// Whether the MAC should pass up frames addressed to others.
+    fn promiscuous(&self) -> bool {
+        false
+    }
+
+    /// The MAC got an ACK from `next_hop` for a unicast frame.
+    fn tx_ok(&mut self, _now: SimTime, _next_hop: NodeId, _out: &mut Vec<RouteAction>) {}
+
+    /// The MAC gave up on `packet` to `next_hop` (link-layer feedback). The
+    /// node has already counted a RET drop, as ns-2 does; the packet is
+    /// handed over for salvaging.
+    fn link_failed(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<RouteAction>);
+
+    /// Packets taken out of the interface queue after `Reclaim { next_hop }`.
+    /// By default they are dropped as CBK (ns-2's callback drop).
+    fn reclaimed(&mut self, _now: SimTime, _next_hop: NodeId, packets: Vec<Packet>, out: &mut Vec<RouteAction>) {
+        for packet in packets {
+            out.push(RouteAction::Drop { packet, reason: DropReason::Cbk });
+        }
+    }
+
+    /// The earliest time the protocol wants `handle_timeout` called.
+    fn poll_timeout(&self) -> Option<SimTime>;
+
+    /// Called at (or after) the time `poll_timeout` gave.
+    fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<RouteAction>);
+
+    /// Whether the protocol currently has a route to `dst` (measurements).
+    fn has_route(&self, now: SimTime, dst: NodeId) -> bool;
+}
+
+/// Every routing protocol the node can run (enum dispatch: no vtable on
+/// the per-packet path).
 pub enum Router {
     Static(StaticRouter),
+    Aodv(Box<Aodv>),
+    Dsr(Box<Dsr>),
+    Olsr(Box<Olsr>),
+    Dsdv(Box<Dsdv>),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $r:ident => $e:expr) => {
+        match $self {
+            Router::Static($r) => $e,
+            Router::Aodv($r) => $e,
+            Router::Dsr($r) => $e,
+            Router::Olsr($r) => $e,
+            Router::Dsdv($r) => $e,
+        }
+    };
 }
 
 impl Router {
-    /// Route a packet this node originates or forwards.
     pub fn route(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
-        match self {
-            Router::Static(r) => r.route(now, packet, out),
-        }
+        dispatch!(self, r => r.route(now, packet, out))
     }
-
-    /// The MAC gave up on `packet` to `next_hop` (link-layer feedback).
+    pub fn receive(&mut self, now: SimTime, from: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.receive(now, from, packet, out))
+    }
+    pub fn heard(&mut self, now: SimTime, from: NodeId, packet: &Packet, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.heard(now, from, packet, out))
+    }
+    pub fn delivered(&mut self, now: SimTime, from: NodeId, packet: &Packet, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.delivered(now, from, packet, out))
+    }
+    pub fn overhear(&mut self, now: SimTime, from: NodeId, to: NodeId, packet: &Packet, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.overhear(now, from, to, packet, out))
+    }
+    pub fn promiscuous(&self) -> bool {
+        dispatch!(self, r => r.promiscuous())
+    }
+    pub fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.tx_ok(now, next_hop, out))
+    }
     pub fn link_failed(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
-        match self {
-            Router::Static(r) => r.link_failed(now, next_hop, packet, out),
-        }
+        dispatch!(self, r => r.link_failed(now, next_hop, packet, out))
     }
-
+    pub fn reclaimed(&mut self, now: SimTime, next_hop: NodeId, packets: Vec<Packet>, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.reclaimed(now, next_hop, packets, out))
+    }
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        match self {
-            Router::Static(_) => None,
-        }
+        dispatch!(self, r => r.poll_timeout())
     }
-
-    pub fn handle_timeout(&mut self, _now: SimTime, _out: &mut Vec<RouteAction>) {}
-}
-
-/// Next hops toward each destination, from breadth-first search over the
-/// initial transmission-range graph: shortest paths in hops, ties broken by
-/// the lowest node id.
-#[derive(Debug, Default)]
-pub struct StaticTable {
-    next_hop: HashMap<NodeId, Vec<Option<NodeId>>>,
-}
-
-impl StaticTable {
-    /// `adjacency[n]`: the nodes `n` can reach in one hop, ascending.
-    pub fn build(adjacency: &[Vec<NodeId>], destinations: impl IntoIterator<Item = NodeId>) -> StaticTable {
-        let n = adjacency.len();
-        let mut next_hop = HashMap::new();
-        for dst in destinations {
-            if next_hop.contains_key(&dst) {
-                continue;
-            }
-            // BFS outward from the destination: a node's parent is its next hop.
-            let mut nh: Vec<Option<NodeId>> = vec![None; n];
-            let mut seen = vec![false; n];
-            seen[dst as usize] = true;
-            nh[dst as usize] = Some(dst);
-            let mut q = VecDeque::from([dst]);
-            while let Some(u) = q.pop_front() {
-                for &v in &adjacency[u as usize] {
-                    if !seen[v as usize] {
-                        seen[v as usize] = true;
-                        nh[v as usize] = Some(u);
-                        q.push_back(v);
-                    }
-                }
-            }
-            next_hop.insert(dst, nh);
-        }
-        StaticTable { next_hop }
+    pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.handle_timeout(now, out))
     }
-
-    pub fn next_hop(&self, from: NodeId, dst: NodeId) -> Option<NodeId> {
-        self.next_hop.get(&dst).and_then(|v| v[from as usize])
-    }
-
-    /// Hops from `from` to `dst`, if connected.
-    pub fn hops(&self, from: NodeId, dst: NodeId) -> Option<u32> {
-        let mut at = from;
-        let mut hops = 0;
-        while at != dst {
-            at = self.next_hop(at, dst)?;
-            hops += 1;
-        }
-        Some(hops)
-    }
-}
-
-pub struct StaticRouter {
-    me: NodeId,
-    table: Arc<StaticTable>,
-}
-
-impl StaticRouter {
-    pub fn new(me: NodeId, table: Arc<StaticTable>) -> Self {
-        StaticRouter { me, table }
-    }
-
-    fn route(&mut self, _now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
-        match self.table.next_hop(self.me, packet.dst) {
-            Some(next_hop) if next_hop != self.me => out.push(RouteAction::Send { next_hop, packet }),
-            _ => out.push(RouteAction::Drop { packet, reason: DropReason::Nrte }),
-        }
-    }
-
-    fn link_failed(&mut self, _now: SimTime, _next_hop: NodeId, _packet: Packet, _out: &mut Vec<RouteAction>) {
-        // Static routes never change: the MAC has already counted the
-        // packet as a RET drop, and there is no other path to try.
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bfs_gives_shortest_paths_on_a_grid() {
-        // 3x3 grid, 4-neighbourhood, ids row-major.
-        let adj: Vec<Vec<NodeId>> = (0..9u32)
-            .map(|i| {
-                let (r, c) = (i / 3, i % 3);
-                let mut v = vec![];
-                if r > 0 { v.push(i - 3) }
-                if c > 0 { v.push(i - 1) }
-                if c < 2 { v.push(i + 1) }
-                if r < 2 { v.push(i + 3) }
-                v
-            })
-            .collect();
-        let t = StaticTable::build(&adj, [8]);
-        assert_eq!(t.hops(0, 8), Some(4));
-        assert_eq!(t.hops(4, 8), Some(2));
-        assert_eq!(t.next_hop(8, 8), Some(8));
-        assert_eq!(t.next_hop(0, 5), None); // not a computed destination
-    }
-
-    #[test]
-    fn disconnected_nodes_have_no_route() {
-        let adj = vec![vec![1], vec![0], vec![]];
-        let t = StaticTable::build(&adj, [2]);
-        assert_eq!(t.hops(0, 2), None);
+    pub fn has_route(&self, now: SimTime, dst: NodeId) -> bool {
+        dispatch!(self, r => r.has_route(now, dst))
     }
 }

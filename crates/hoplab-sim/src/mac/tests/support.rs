@@ -74,15 +74,7 @@ pub fn before(t: SimTime, d: Dur) -> SimTime {
 /// A CBR datagram of `ip_bytes` bytes on the wire (IP + UDP + payload).
 pub fn make_data_packet(uid: u64, ip_bytes: u32) -> Packet {
     let payload = ip_bytes - IP_HEADER - UDP_HEADER;
-    Packet {
-        uid,
-        src: ME,
-        dst: PEER,
-        ttl: 64,
-        extra_header: 0,
-        body: Body::Udp(UdpDatagram { flow: 0, seqno: uid, payload }),
-        created: SimTime::ZERO,
-    }
+    Packet::new(uid, ME, PEER, Body::Udp(UdpDatagram { flow: 0, seqno: uid, payload }), SimTime::ZERO)
 }
 
 pub fn rts(src: NodeId, dst: NodeId, duration_us: u32) -> Frame {
