@@ -7,6 +7,10 @@ A results directory holds::
     nodes.csv        one row per node
     drops.csv        one row per (node, layer, reason, packet type)
     timeseries.csv   TCP sender state (cwnd, ssthresh, srtt, rto) over time
+    overhead.csv     routing control packets and bytes sent, per node and message type
+    route_events.csv link failures (false or not), discoveries and their latency, RERRs, salvages
+    paths.csv        seconds each flow direction spent at each path length
+    outages.csv      no-route periods at sources and delivery gaps at destinations
     scenario.toml    the scenario that was run (scenario.json for a dict)
 
 `Result.load(dir)` reads such a directory back into equal DataFrames.
@@ -30,7 +34,7 @@ __all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
 READ_CSV_KW: dict[str, Any] = (
     {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
 
-TABLES = ("flows", "nodes", "drops", "timeseries")
+TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages")
 
 # Column order and dtype of every table (mirrors crates/hoplab-sim/src/results.rs).
 SCHEMA: dict[str, dict[str, Any]] = {
@@ -55,6 +59,10 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "fast_retransmits": "int64",
         "stream_errors": "int64",
         "completed": "bool",
+        "route_changes": "int64",
+        "rto_time_s": "float64",
+        "no_route_s": "float64",
+        "longest_gap_s": "float64",
     },
     "nodes": {
         "node": "int64",
@@ -83,6 +91,18 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "srtt_ms": "float64",
         "rto_ms": "float64",
     },
+    "overhead": {"node": "int64", "kind": str, "packets": "int64", "bytes": "int64"},
+    "route_events": {
+        "time_s": "float64",
+        "node": "int64",
+        "event": str,
+        "peer": "int64",
+        "cause": str,
+        "false_failure": "bool",
+        "latency_s": "float64",
+    },
+    "paths": {"flow": "int64", "direction": str, "hops": "int64", "time_s": "float64"},
+    "outages": {"flow": "int64", "node": "int64", "kind": str, "start_s": "float64", "end_s": "float64"},
 }
 
 
@@ -93,6 +113,8 @@ def _frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
     """
     schema = SCHEMA[table]
     df = pd.DataFrame({k: list(v) if not hasattr(v, "dtype") else v for k, v in columns.items()})
+    if table == "route_events" and "cause" in df.columns:
+        df["cause"] = df["cause"].fillna("")  # an empty string reads back from CSV as NaN
     for col in schema:
         if col not in df.columns:
             df[col] = pd.Series([], dtype="float64") if len(df) == 0 else float("nan")
@@ -105,25 +127,30 @@ class Result:
     """What one simulation run produced.
 
     Attributes: ``info`` (dict), and DataFrames ``flows``, ``nodes``,
-    ``drops`` and ``timeseries``.
+    ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths`` and
+    ``outages`` (see the module docstring).
     """
+
+    flows: pd.DataFrame
+    nodes: pd.DataFrame
+    drops: pd.DataFrame
+    timeseries: pd.DataFrame
+    overhead: pd.DataFrame
+    route_events: pd.DataFrame
+    paths: pd.DataFrame
+    outages: pd.DataFrame
 
     def __init__(
         self,
         info: dict[str, Any],
-        flows: pd.DataFrame,
-        nodes: pd.DataFrame,
-        drops: pd.DataFrame,
-        timeseries: pd.DataFrame,
-        *,
+        *frames: pd.DataFrame,
         scenario_text: str | None = None,
         scenario_format: str | None = None,
     ) -> None:
+        """``frames`` are the tables in ``TABLES`` order; missing ones are empty."""
         self.info = info
-        self.flows = flows
-        self.nodes = nodes
-        self.drops = drops
-        self.timeseries = timeseries
+        for i, t in enumerate(TABLES):
+            setattr(self, t, frames[i] if i < len(frames) else _frame(t, {}))
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
 
@@ -179,8 +206,10 @@ class Result:
         for t in TABLES:
             if (d / f"{t}.csv").exists():
                 raw = pd.read_csv(d / f"{t}.csv", **READ_CSV_KW)
-            else:
+            elif (d / f"{t}.parquet").exists():
                 raw = pd.read_parquet(d / f"{t}.parquet")
+            else:  # written before this table existed
+                raw = pd.DataFrame()
             frames[t] = _frame(t, {c: raw[c].to_numpy() for c in raw.columns})
         text, fmt = None, None
         for ext in ("toml", "json"):
@@ -215,6 +244,31 @@ class Result:
                 for r in self.drops.itertuples(index=False)]
         return text_table(["node", "layer", "reason", "type", "count"], rows, align="llllr")
 
+    def routing_table(self) -> str:
+        """Routing figures per flow and overall: route changes, outages, RTO
+        time, link failures (false ones), discoveries, control overhead."""
+        rows = [[r.flow, f"{r.src}->{r.dst}", fmt_num(int(r.route_changes), 0), fmt_num(r.no_route_s, 2),
+                 fmt_num(r.longest_gap_s, 2), fmt_num(r.rto_time_s, 2)]
+                for r in self.flows.itertuples(index=False)]
+        parts = [text_table(["flow", "path", "route changes", "no route s", "longest gap s", "time in RTO s"], rows)]
+        ev = self.route_events
+        links = ev[ev.event == "link_broken"]
+        done = ev[ev.event == "discovery_done"]
+        lat = done.latency_s.dropna()
+        parts.append(
+            f"link failures declared {len(links)} (false: {int(links.false_failure.sum())}), "
+            f"route errors sent {int((ev.event == 'rerr_sent').sum())}, "
+            f"discoveries {int((ev.event == 'discovery_started').sum())} "
+            f"(done {len(done)}, failed {int((ev.event == 'discovery_failed').sum())}"
+            + (f", mean latency {lat.mean() * 1e3:.1f} ms" if len(lat) else "") + "), "
+            f"salvaged {int((ev.event == 'salvaged').sum())}")
+        if len(self.overhead):
+            by = self.overhead.groupby("kind")[["packets", "bytes"]].sum()
+            orow = [[k, fmt_num(int(r.packets), 0), fmt_num(int(r.bytes), 0)] for k, r in by.iterrows()]
+            orow.append(["total", fmt_num(int(by.packets.sum()), 0), fmt_num(int(by.bytes.sum()), 0)])
+            parts.append(text_table(["control type", "packets sent", "bytes sent"], orow, align="lrr"))
+        return "\n".join(parts)
+
     def info_line(self) -> str:
         i = self.info
         events = int(i.get("events", 0))
@@ -230,6 +284,8 @@ class Result:
         With ``full=True`` also the per-node table and the drops.
         """
         parts = [self.info_line(), "", "Flows", self.flows_table() if len(self.flows) else "(no flows)"]
+        if len(self.overhead) or len(self.route_events):
+            parts += ["", "Routing", self.routing_table()]
         if full:
             parts += ["", "Nodes", self.nodes_table() if len(self.nodes) else "(no nodes)"]
             parts += ["", "Drops", self.drops_table() if len(self.drops) else "(no drops)"]

@@ -3,7 +3,7 @@
 //! No model logic lives here; `python/hoplab` turns the columns into pandas
 //! DataFrames.
 
-use hoplab_sim::results::{DropRow, FlowRow, NodeRow, RunInfo, TimeSeries};
+use hoplab_sim::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -71,6 +71,50 @@ fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyD
     column!(d, rows, fast_retransmits);
     column!(d, rows, stream_errors);
     column!(d, rows, completed);
+    column!(d, rows, route_changes);
+    column!(d, rows, rto_time_s);
+    column!(d, rows, no_route_s);
+    column!(d, rows, longest_gap_s);
+    Ok(d)
+}
+
+fn overhead_dict<'py>(py: Python<'py>, rows: &[OverheadRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, node);
+    column!(d, rows, kind);
+    column!(d, rows, packets);
+    column!(d, rows, bytes);
+    Ok(d)
+}
+
+fn route_events_dict<'py>(py: Python<'py>, rows: &[RouteEventRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, time_s);
+    column!(d, rows, node);
+    column!(d, rows, event);
+    column!(d, rows, peer);
+    column!(d, rows, cause);
+    column!(d, rows, false_failure);
+    column!(d, rows, latency_s);
+    Ok(d)
+}
+
+fn paths_dict<'py>(py: Python<'py>, rows: &[PathRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, flow);
+    column!(d, rows, direction);
+    column!(d, rows, hops);
+    column!(d, rows, time_s);
+    Ok(d)
+}
+
+fn outages_dict<'py>(py: Python<'py>, rows: &[OutageRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, flow);
+    column!(d, rows, node);
+    column!(d, rows, kind);
+    column!(d, rows, start_s);
+    column!(d, rows, end_s);
     Ok(d)
 }
 
@@ -117,6 +161,10 @@ fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyD
     d.set_item("nodes", nodes_dict(py, &out.nodes)?)?;
     d.set_item("drops", drops_dict(py, &out.drops)?)?;
     d.set_item("timeseries", timeseries_dict(py, &out.timeseries)?)?;
+    d.set_item("overhead", overhead_dict(py, &out.overhead)?)?;
+    d.set_item("route_events", route_events_dict(py, &out.route_events)?)?;
+    d.set_item("paths", paths_dict(py, &out.paths)?)?;
+    d.set_item("outages", outages_dict(py, &out.outages)?)?;
     Ok(d)
 }
 

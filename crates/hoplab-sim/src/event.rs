@@ -13,6 +13,8 @@ pub enum Event {
     TxEnd,
     /// Timer `slot` of this node fires, unless re-armed since (`gen`).
     Timer { slot: u16, gen: u32 },
+    /// Scripted mobility: update this node's position.
+    Move,
 }
 
 impl Event {
@@ -23,6 +25,7 @@ impl Event {
             Event::RxEnd { tx } => 2 | (tx as u64) << 8,
             Event::TxEnd => 3,
             Event::Timer { slot, .. } => 4 | (slot as u64) << 8,
+            Event::Move => 5,
         }
     }
 }

@@ -4,6 +4,8 @@
 pub mod app;
 pub mod event;
 pub mod mac;
+pub mod measure;
+pub mod mobility;
 pub mod net;
 pub mod node;
 pub mod phy;

@@ -6,6 +6,7 @@
 use crate::app::{Agent, AGENT_TIMERS};
 use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacEvent, MacTimer, MAC_TIMERS};
+use crate::measure::NetStats;
 use crate::net::{DropReason, RouteAction, Router};
 use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
@@ -35,6 +36,7 @@ pub struct NodeStats {
     pub forwarded: u64,
     pub rx_collisions: u64,
     pub drops: BTreeMap<(DropReason, PacketType), u64>,
+    pub net: NetStats,
 }
 
 pub struct Node {
@@ -56,7 +58,8 @@ pub struct Node {
 }
 
 impl Node {
-    pub fn new(id: NodeId, radio: Radio, mac: Dcf, ifq: Ifq, router: Router, agents: Vec<Agent>) -> Node {
+    pub fn new(id: NodeId, radio: Radio, mut mac: Dcf, ifq: Ifq, router: Router, agents: Vec<Agent>) -> Node {
+        mac.promiscuous = router.promiscuous();
         let timers = vec![TimerSlot::default(); FIRST_AGENT_TIMER + AGENT_TIMERS * agents.len()];
         Node {
             id,
@@ -120,6 +123,7 @@ impl Node {
                 }
                 self.mac.handle_tx_end(now);
             }
+            Event::Move => unreachable!("the world handles mobility"),
             Event::Timer { slot, gen } => {
                 let slot = slot as usize;
                 let s = &mut self.timers[slot];
@@ -132,13 +136,13 @@ impl Node {
                 } else if slot == ROUTER_TIMER {
                     let mut acts = std::mem::take(&mut self.route_actions);
                     self.router.handle_timeout(now, &mut acts);
-                    self.apply_route_actions(now, &mut acts);
+                    self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
                 } else {
                     let k = (slot - FIRST_AGENT_TIMER) / AGENT_TIMERS;
                     self.agents[k].handle_timer(now, (slot - FIRST_AGENT_TIMER) % AGENT_TIMERS);
                     self.agents_touched = true;
-                    self.agent_output(now, k);
+                    self.agent_output(k, ctx);
                 }
             }
         }
@@ -177,16 +181,29 @@ impl Node {
                 self.transmit(frame, ctx);
                 self.mac.handle_medium(now, true);
             }
-            MacEvent::Deliver { packet, .. } => self.ip_receive(now, packet),
-            MacEvent::TxOk { .. } => {}
+            MacEvent::Deliver { from, packet } => self.ip_receive(from, packet, ctx),
+            MacEvent::TxOk { next_hop } => {
+                if next_hop != BROADCAST {
+                    let mut acts = std::mem::take(&mut self.route_actions);
+                    self.router.tx_ok(now, next_hop, &mut acts);
+                    self.apply_route_actions(&mut acts, ctx);
+                    self.route_actions = acts;
+                }
+            }
             MacEvent::TxFailed { next_hop, packet } => {
                 self.count_drop(DropReason::Ret, packet.ptype());
                 let mut acts = std::mem::take(&mut self.route_actions);
                 self.router.link_failed(now, next_hop, packet, &mut acts);
-                self.apply_route_actions(now, &mut acts);
+                self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
             }
             MacEvent::Duplicate { ptype } => self.count_drop(DropReason::Dup, ptype),
+            MacEvent::Overheard { from, to, packet } => {
+                let mut acts = std::mem::take(&mut self.route_actions);
+                self.router.overhear(now, from, to, &packet, &mut acts);
+                self.apply_route_actions(&mut acts, ctx);
+                self.route_actions = acts;
+            }
         }
     }
 
@@ -207,55 +224,78 @@ impl Node {
         }
     }
 
-    /// A packet from the MAC: ours, or one to forward.
-    fn ip_receive(&mut self, now: SimTime, mut p: Packet) {
-        if p.dst == self.id {
-            let Some(flow) = p.flow() else { return };
-            if let Some(k) = self.agents.iter().position(|a| a.flow() == flow) {
-                self.agents[k].handle_packet(now, &p);
-                self.agents_touched = true;
-                self.agent_output(now, k);
-            }
-            return;
-        }
-        if p.dst == BROADCAST {
-            return; // no broadcast data users yet (routing control comes in its own layer)
-        }
-        // RFC 791: a forwarded datagram whose TTL reaches zero is discarded.
-        p.ttl = p.ttl.saturating_sub(1);
-        if p.ttl == 0 {
-            self.count_drop(DropReason::Ttl, p.ptype());
-            return;
-        }
-        self.stats.forwarded += 1;
+    /// A packet from the MAC: routing control, ours, or one to forward.
+    fn ip_receive(&mut self, from: NodeId, mut p: Packet, ctx: &mut Ctx) {
+        let now = ctx.now;
         let mut acts = std::mem::take(&mut self.route_actions);
-        self.router.route(now, p, &mut acts);
-        self.apply_route_actions(now, &mut acts);
+        self.router.heard(now, from, &p, &mut acts);
+        match &p.body {
+            Body::Routing(_) => self.router.receive(now, from, p, &mut acts),
+            Body::Arp(_) => {} // ARP is resolved instantly when `link.arp` is off
+            Body::Tcp(_) | Body::Udp(_) if p.dst == self.id => {
+                let flow = p.flow().expect("data packet");
+                self.stats.net.arrived(now, &p, flow, p.ptype() == PacketType::Ack);
+                self.router.delivered(now, from, &p, &mut acts);
+                if let Some(k) = self.agents.iter().position(|a| a.flow() == flow) {
+                    self.agents[k].handle_packet(now, &p);
+                    self.agents_touched = true;
+                    self.agent_output(k, ctx);
+                }
+            }
+            _ if p.dst == BROADCAST => {} // no broadcast data users
+            _ => {
+                // RFC 791: a forwarded datagram whose TTL reaches zero is discarded.
+                p.ttl = p.ttl.saturating_sub(1);
+                if p.ttl == 0 {
+                    self.count_drop(DropReason::Ttl, p.ptype());
+                } else {
+                    self.stats.forwarded += 1;
+                    self.router.route(now, p, &mut acts);
+                }
+            }
+        }
+        self.apply_route_actions(&mut acts, ctx);
         self.route_actions = acts;
     }
 
     /// Send what agent `k` has ready, as packets this node originates.
-    fn agent_output(&mut self, now: SimTime, k: usize) {
+    fn agent_output(&mut self, k: usize, ctx: &mut Ctx) {
+        let now = ctx.now;
         let mut bodies = std::mem::take(&mut self.bodies);
         self.agents[k].poll_transmit(now, &mut bodies);
         if !bodies.is_empty() {
             let dst = self.agents[k].peer();
+            let flow = self.agents[k].flow();
             let mut acts = std::mem::take(&mut self.route_actions);
             for body in bodies.drain(..) {
                 self.next_uid += 1;
-                let p = Packet::new((self.id as u64) << 40 | self.next_uid, self.id, dst, body, now);
-                self.router.route(now, p, &mut acts);
+                let uid = (self.id as u64) << 40 | self.next_uid;
+                let mark = acts.len();
+                self.router.route(now, Packet::new(uid, self.id, dst, body, now), &mut acts);
+                let sent = acts[mark..].iter().any(|a| matches!(a, RouteAction::Send { packet, .. } if packet.uid == uid));
+                if !sent {
+                    self.stats.net.no_route(now, flow, dst);
+                }
             }
-            self.apply_route_actions(now, &mut acts);
+            self.apply_route_actions(&mut acts, ctx);
             self.route_actions = acts;
         }
         self.bodies = bodies;
     }
 
-    fn apply_route_actions(&mut self, now: SimTime, acts: &mut Vec<RouteAction>) {
+    fn apply_route_actions(&mut self, acts: &mut Vec<RouteAction>, ctx: &mut Ctx) {
+        let now = ctx.now;
         for a in acts.drain(..) {
             match a {
-                RouteAction::Send { next_hop, packet } => {
+                RouteAction::Send { next_hop, mut packet } => {
+                    if let Body::Routing(m) = &packet.body {
+                        self.stats.net.count_sent(m.kind(), packet.size());
+                    } else if let Some(flow) = packet.flow() {
+                        packet.mark_hop(self.id);
+                        if packet.src == self.id {
+                            self.stats.net.routed(now, flow);
+                        }
+                    }
                     if let Some(dropped) = self.ifq.enqueue(now, packet, next_hop) {
                         self.count_drop(DropReason::Ifq, dropped.ptype());
                     }
@@ -265,11 +305,17 @@ impl Node {
                     let packets = self.ifq.purge(now, next_hop);
                     let mut more = Vec::new();
                     self.router.reclaimed(now, next_hop, packets, &mut more);
-                    self.apply_route_actions(now, &mut more);
+                    self.apply_route_actions(&mut more, ctx);
                 }
-                RouteAction::Note(_) => {}
+                RouteAction::Note(n) => {
+                    let me = self.id;
+                    let ch = &*ctx.channel;
+                    self.stats.net.note(now, n, |nb| ch.in_tx_range(me, nb));
+                }
             }
         }
+        let router = &self.router;
+        self.stats.net.recheck(now, |d| router.has_route(now, d));
     }
 
     fn arm(&mut self, slot: usize, at: Option<SimTime>, ctx: &mut Ctx) {

@@ -38,6 +38,61 @@ pub struct FlowRow {
     pub stream_errors: u64,
     /// The transfer of `bytes` completed at `end_s`.
     pub completed: bool,
+    /// Times the data's path changed, seen at the destination (seed 001 Fig. 2).
+    pub route_changes: u64,
+    /// Seconds the TCP sender spent stalled in retransmission timeouts
+    /// (seed 003 Table 4).
+    pub rto_time_s: f64,
+    /// Seconds the source's router had no route for the flow's data.
+    pub no_route_s: f64,
+    /// Longest gap between consecutive data arrivals at the destination.
+    pub longest_gap_s: f64,
+}
+
+/// Control packets a node sent (originated or forwarded), by message type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverheadRow {
+    pub node: u32,
+    pub kind: &'static str,
+    pub packets: u64,
+    pub bytes: u64,
+}
+
+/// A routing event (link failure, discovery, route error, salvage).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RouteEventRow {
+    pub time_s: f64,
+    pub node: u32,
+    pub event: &'static str,
+    /// Neighbour or destination; -1 when the event names none.
+    pub peer: i64,
+    /// How a link failure was detected ("mac", "hello", "no_ack", "rerr").
+    pub cause: &'static str,
+    /// A link failure declared while the neighbour was still in range.
+    pub false_failure: bool,
+    /// Route discovery latency in seconds (NaN for other events).
+    pub latency_s: f64,
+}
+
+/// Seconds a flow direction's path had a given length (seed 002 Eq. 1 t_i).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathRow {
+    pub flow: u32,
+    /// "data" (seen at the destination) or "ack" (seen at the source).
+    pub direction: &'static str,
+    pub hops: u32,
+    pub time_s: f64,
+}
+
+/// A period a flow was cut off: "no_route" at the node that originates its
+/// packets, or "gap" between data arrivals at the destination.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutageRow {
+    pub flow: u32,
+    pub node: u32,
+    pub kind: &'static str,
+    pub start_s: f64,
+    pub end_s: f64,
 }
 
 /// One row per node.
@@ -67,7 +122,8 @@ pub struct DropRow {
     pub node: u32,
     /// "MAC", "RTR", "IFQ" or "AGT".
     pub layer: &'static str,
-    /// ns-2 drop code: IFQ, RET, COL, DUP, NRTE, TTL, CBK
+    /// ns-2 drop code: IFQ, RET, COL, DUP, NRTE, TTL, CBK, LOOP, TOUT,
+    /// QFULL, SAL, ARP, END
     pub reason: &'static str,
     pub packet_type: &'static str,
     pub count: u64,
@@ -104,4 +160,8 @@ pub struct RunOutput {
     pub nodes: Vec<NodeRow>,
     pub drops: Vec<DropRow>,
     pub timeseries: TimeSeries,
+    pub overhead: Vec<OverheadRow>,
+    pub route_events: Vec<RouteEventRow>,
+    pub paths: Vec<PathRow>,
+    pub outages: Vec<OutageRow>,
 }

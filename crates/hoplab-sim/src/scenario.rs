@@ -1,7 +1,9 @@
 //! The scenario schema (TOML, or the same structure as JSON from Python) and
 //! its validation. Every error names the field and the problem.
 
-use serde::Deserialize;
+use crate::net::{aodv, dsdv, dsr, olsr};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A scenario error: the dotted path of the offending field and what is wrong.
@@ -43,6 +45,10 @@ pub struct Scenario {
     pub mac: Mac,
     #[serde(default)]
     pub routing: Routing,
+    #[serde(default)]
+    pub link: Link,
+    #[serde(default)]
+    pub mobility: Mobility,
     /// Defaults for every TCP flow; a flow may override any of them.
     #[serde(default)]
     pub tcp: TcpParams,
@@ -177,12 +183,153 @@ pub enum RoutingProtocol {
     /// Shortest paths from the initial topology (seed 002's "ZERO").
     #[default]
     Static,
+    Aodv,
+    Dsr,
+    Olsr,
+    Dsdv,
 }
 
+impl RoutingProtocol {
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingProtocol::Static => "static",
+            RoutingProtocol::Aodv => "aodv",
+            RoutingProtocol::Dsr => "dsr",
+            RoutingProtocol::Olsr => "olsr",
+            RoutingProtocol::Dsdv => "dsdv",
+        }
+    }
+}
+
+/// `[routing]`: the protocol, an optional preset of its parameters, and the
+/// protocol's own table (`[routing.aodv]` ...) whose fields override the
+/// preset's.
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct Routing {
     pub protocol: RoutingProtocol,
+    pub preset: Option<String>,
+    pub aodv: Option<toml::Table>,
+    pub dsr: Option<toml::Table>,
+    pub olsr: Option<toml::Table>,
+    pub dsdv: Option<toml::Table>,
+}
+
+/// A routing protocol with every parameter resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoutingConfig {
+    Static,
+    Aodv(aodv::AodvConfig),
+    Dsr(dsr::DsrConfig),
+    Olsr(olsr::OlsrConfig),
+    Dsdv(dsdv::DsdvConfig),
+}
+
+impl Routing {
+    /// Apply the preset, then the user's fields, and check the result.
+    pub fn resolve(&self) -> Result<RoutingConfig, ScenarioError> {
+        use RoutingProtocol as P;
+        let name = self.protocol.name();
+        for (other, table) in [("aodv", &self.aodv), ("dsr", &self.dsr), ("olsr", &self.olsr), ("dsdv", &self.dsdv)] {
+            if table.is_some() && other != name {
+                return err(format!("routing.{other}"), format!("is given but routing.protocol is \"{name}\""));
+            }
+        }
+        Ok(match self.protocol {
+            P::Static => {
+                if let Some(p) = &self.preset {
+                    return err("routing.preset", format!("static routing has no presets (got \"{p}\")"));
+                }
+                RoutingConfig::Static
+            }
+            P::Aodv => RoutingConfig::Aodv(self.build(name, aodv::AodvConfig::PRESETS, aodv::AodvConfig::preset, &self.aodv, |c: &aodv::AodvConfig| c.validate())?),
+            P::Dsr => RoutingConfig::Dsr(self.build(name, dsr::DsrConfig::PRESETS, dsr::DsrConfig::preset, &self.dsr, |c: &dsr::DsrConfig| c.validate())?),
+            P::Olsr => RoutingConfig::Olsr(self.build(name, olsr::OlsrConfig::PRESETS, olsr::OlsrConfig::preset, &self.olsr, |c: &olsr::OlsrConfig| c.validate())?),
+            P::Dsdv => RoutingConfig::Dsdv(self.build(name, dsdv::DsdvConfig::PRESETS, dsdv::DsdvConfig::preset, &self.dsdv, |c: &dsdv::DsdvConfig| c.validate())?),
+        })
+    }
+
+    fn build<C: Default + Serialize + DeserializeOwned>(
+        &self,
+        name: &str,
+        presets: &[&str],
+        preset: fn(&str) -> Option<C>,
+        overrides: &Option<toml::Table>,
+        validate: impl Fn(&C) -> Result<(), (&'static str, String)>,
+    ) -> Result<C, ScenarioError> {
+        let base = match &self.preset {
+            None => C::default(),
+            Some(p) => match preset(p) {
+                Some(c) => c,
+                None => return err("routing.preset", format!("\"{p}\" is not a {name} preset (known: {})", presets.join(", "))),
+            },
+        };
+        let Some(over) = overrides else {
+            validate(&base).or_else(|(f, m)| err(format!("routing.{name}.{f}"), m))?;
+            return Ok(base);
+        };
+        let mut table = toml::Table::try_from(&base).expect("a config serialises to a table");
+        for (k, v) in over {
+            table.insert(k.clone(), v.clone());
+        }
+        let cfg: C = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let field = e.path().to_string();
+            ScenarioError { field: format!("routing.{name}{}", if field == "." { String::new() } else { format!(".{field}") }), message: e.inner().message().to_string() }
+        })?;
+        validate(&cfg).or_else(|(f, m)| err(format!("routing.{name}.{f}"), m))?;
+        Ok(cfg)
+    }
+}
+
+/// `[link]`: the layer between routing and the interface queue.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Link {
+    /// ARP behaviour: "ns2" keeps one packet per unresolved address and drops
+    /// the older (seed 002 §8.1.2); "queue" holds up to `arp_queue_limit`;
+    /// "off" resolves instantly.
+    pub arp: ArpKind,
+    pub arp_queue_limit: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArpKind {
+    Ns2,
+    Queue,
+    Off,
+}
+
+impl Default for Link {
+    fn default() -> Self {
+        Link { arp: ArpKind::Off, arp_queue_limit: 16 }
+    }
+}
+
+/// One leg of scripted movement: from time `at`, `node` moves in a straight
+/// line toward `to` at `speed` m/s and stops there.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Leg {
+    pub node: u32,
+    pub at: f64,
+    pub to: [f64; 2],
+    pub speed: f64,
+}
+
+/// `[mobility]`: scripted legs and how finely positions are updated.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mobility {
+    /// A moving node's position is updated every time it has moved this far.
+    pub step_m: f64,
+    pub legs: Vec<Leg>,
+}
+
+impl Default for Mobility {
+    fn default() -> Self {
+        Mobility { step_m: 1.0, legs: Vec::new() }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -343,6 +490,9 @@ impl Scenario {
         }
         self.validate_radio()?;
         self.validate_mac()?;
+        self.routing.resolve()?;
+        at_least("link.arp_queue_limit", self.link.arp_queue_limit as f64, 1.0)?;
+        self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
         for (i, f) in self.flows.iter().enumerate() {
             let p = format!("flows[{i}]");
@@ -388,6 +538,28 @@ impl Scenario {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    fn validate_mobility(&self, n: usize) -> Result<(), ScenarioError> {
+        let m = &self.mobility;
+        positive("mobility.step_m", m.step_m)?;
+        let mut last_at: Vec<f64> = vec![f64::NEG_INFINITY; n];
+        for (i, l) in m.legs.iter().enumerate() {
+            let p = format!("mobility.legs[{i}]");
+            if l.node as usize >= n {
+                return err(format!("{p}.node"), format!("node {} does not exist (the topology has {n} nodes)", l.node));
+            }
+            non_negative(&format!("{p}.at"), l.at)?;
+            positive(&format!("{p}.speed"), l.speed)?;
+            if !l.to[0].is_finite() || !l.to[1].is_finite() {
+                return err(format!("{p}.to"), "coordinates must be finite numbers");
+            }
+            if l.at < last_at[l.node as usize] {
+                return err(format!("{p}.at"), format!("legs of node {} must be listed in time order", l.node));
+            }
+            last_at[l.node as usize] = l.at;
         }
         Ok(())
     }

@@ -4,14 +4,17 @@
 use crate::app::{cbr, ftp, Agent};
 use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacConfig};
+use crate::mobility::Mover;
 use crate::net::routing::{StaticRouter, StaticTable};
-use crate::net::Router;
+use crate::net::{aodv::Aodv, dsdv::Dsdv, dsr::Dsr, olsr::Olsr, Router};
 use crate::node::{Ctx, Node};
 use crate::phy::{Channel, Radio, RadioParams};
 use crate::queue::EventQueue;
-use crate::results::{DropRow, FlowRow, NodeRow, RunInfo, RunOutput, TimeSeries};
+use crate::net::DropReason;
+use crate::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries};
 use crate::rng::{Purpose, Stream};
-use crate::scenario::{FlowKind, Scenario, Topology};
+use crate::queue::Phase;
+use crate::scenario::{FlowKind, RoutingConfig, Scenario, Topology};
 use crate::tcp::TcpConfig;
 use crate::time::SimTime;
 use crate::wire::NodeId;
@@ -28,6 +31,19 @@ pub struct World {
     hash: u64,
     scenario: Scenario,
     seed: u64,
+    movers: Vec<Mover>,
+}
+
+/// The router of node `id` for a resolved routing configuration.
+fn build_router(cfg: &RoutingConfig, id: NodeId, seed: u64, table: &Arc<StaticTable>) -> Router {
+    let rng = Stream::new(seed, id, Purpose::Routing);
+    match cfg {
+        RoutingConfig::Static => Router::Static(StaticRouter::new(id, table.clone())),
+        RoutingConfig::Aodv(c) => Router::Aodv(Box::new(Aodv::new(id, c, rng))),
+        RoutingConfig::Dsr(c) => Router::Dsr(Box::new(Dsr::new(id, c, rng))),
+        RoutingConfig::Olsr(c) => Router::Olsr(Box::new(Olsr::new(id, c, rng))),
+        RoutingConfig::Dsdv(c) => Router::Dsdv(Box::new(Dsdv::new(id, c, rng))),
+    }
 }
 
 /// Node positions for a topology; random ones come from the seed.
@@ -59,6 +75,7 @@ impl World {
         let endpoints = sc.flows.iter().flat_map(|f| [f.src, f.dst]);
         let table = Arc::new(StaticTable::build(&adjacency, endpoints));
 
+        let routing = sc.routing.resolve().expect("validated scenario");
         let mac_cfg = MacConfig::from_scenario(&sc.mac);
         let end = SimTime::from_secs_f64(sc.duration);
         let mut agents: Vec<Vec<Agent>> = (0..n).map(|_| Vec::new()).collect();
@@ -86,7 +103,7 @@ impl World {
             .map(|(i, ag)| {
                 let id = i as NodeId;
                 let mac = Dcf::new(id, mac_cfg.clone(), Stream::new(seed, id, Purpose::MacBackoff));
-                let router = Router::Static(StaticRouter::new(id, table.clone()));
+                let router = build_router(&routing, id, seed, &table);
                 Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, ag)
             })
             .collect();
@@ -101,7 +118,13 @@ impl World {
             hash: 0xcbf2_9ce4_8422_2325,
             scenario: sc.clone(),
             seed,
+            movers: Mover::from_scenario(&sc.mobility, n),
         };
+        for (i, m) in w.movers.iter().enumerate() {
+            if let Some(t) = m.next_update(SimTime::ZERO) {
+                w.queue.push(t, Phase::Timer, i as NodeId, Event::Move);
+            }
+        }
         for node in &mut w.nodes {
             let mut ctx = Ctx { now: SimTime::ZERO, queue: &mut w.queue, channel: &mut w.channel, txs: &mut w.txs };
             node.sync_timers(&mut ctx);
@@ -116,6 +139,10 @@ impl World {
                 break;
             }
             self.now = t;
+            if let Event::Move = ev {
+                self.move_node(node);
+                continue;
+            }
             let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs };
             if self.nodes[node as usize].handle(ev, &mut ctx) {
                 self.events += 1;
@@ -126,6 +153,15 @@ impl World {
             }
         }
         self.now = self.end;
+    }
+
+    fn move_node(&mut self, node: NodeId) {
+        let m = &mut self.movers[node as usize];
+        let pos = m.advance(self.now, self.channel.position(node));
+        self.channel.set_position(node, pos);
+        if let Some(t) = m.next_update(self.now) {
+            self.queue.push(t, Phase::Timer, node, Event::Move);
+        }
     }
 
     pub fn events(&self) -> u64 {
@@ -139,6 +175,14 @@ impl World {
     /// Assemble the result tables.
     pub fn results(&mut self, wall_s: f64) -> RunOutput {
         let end_s = self.end.as_secs_f64();
+        for node in &mut self.nodes {
+            node.stats.net.finish(self.end);
+            // ns-2 "END": what is still queued when the run stops.
+            let left: Vec<_> = node.ifq.packets().map(|p| p.ptype()).collect();
+            for t in left {
+                *node.stats.drops.entry((DropReason::End, t)).or_insert(0) += 1;
+            }
+        }
         let mut flows = Vec::new();
         let mut ts = TimeSeries::default();
         for (i, f) in self.scenario.flows.iter().enumerate() {
@@ -173,6 +217,7 @@ impl World {
                     row.timeouts = s.timeouts;
                     row.fast_retransmits = s.fast_retransmits;
                     row.stream_errors = k.stream_errors;
+                    row.rto_time_s = src.sender.rto_time_until(self.end);
                     for t in src.sender.take_trace() {
                         ts.flow.push(flow);
                         ts.time_s.push(t.time.as_secs_f64());
@@ -195,6 +240,13 @@ impl World {
                 }
                 _ => unreachable!("flow endpoints are built in pairs"),
             }
+            let net_src = &self.nodes[f.src as usize].stats.net;
+            let net_dst = &self.nodes[f.dst as usize].stats.net;
+            if let Some(t) = net_dst.paths.get(&(flow, false)) {
+                row.route_changes = t.changes;
+                row.longest_gap_s = t.gaps.iter().map(|(a, b)| b.since(*a).as_secs_f64()).fold(0.0, f64::max);
+            }
+            row.no_route_s = net_src.outages.iter().filter(|o| o.0 == flow).map(|(_, a, b)| b.since(*a).as_secs_f64()).sum();
             let active = row.end_s - row.start_s;
             row.throughput_kbps = if active > 0.0 { row.bytes_delivered as f64 * 8.0 / active / 1e3 } else { 0.0 };
             flows.push(row);
@@ -220,7 +272,12 @@ impl World {
                 drops.push(DropRow { node: node.id, layer: reason.layer(), reason: reason.code(), packet_type: ptype.name(), count });
             }
         }
+        let (overhead, route_events, paths, outages) = self.routing_tables();
         RunOutput {
+            overhead,
+            route_events,
+            paths,
+            outages,
             info: RunInfo {
                 scenario: self.scenario.name.clone(),
                 seed: self.seed,
@@ -235,6 +292,46 @@ impl World {
             drops,
             timeseries: ts,
         }
+    }
+}
+
+impl World {
+    fn routing_tables(&self) -> (Vec<OverheadRow>, Vec<RouteEventRow>, Vec<PathRow>, Vec<OutageRow>) {
+        let (mut overhead, mut events, mut paths, mut outages) = (vec![], vec![], vec![], vec![]);
+        for node in &self.nodes {
+            let net = &node.stats.net;
+            for (&kind, &(packets, bytes)) in &net.overhead {
+                overhead.push(OverheadRow { node: node.id, kind, packets, bytes });
+            }
+            for e in &net.events {
+                events.push(RouteEventRow {
+                    time_s: e.time.as_secs_f64(),
+                    node: node.id,
+                    event: e.kind,
+                    peer: e.peer.map_or(-1, |p| p as i64),
+                    cause: e.cause.map_or("", |c| c.name()),
+                    false_failure: e.false_failure,
+                    latency_s: e.latency_s.unwrap_or(f64::NAN),
+                });
+            }
+            for (&(flow, is_ack), t) in &net.paths {
+                let direction = if is_ack { "ack" } else { "data" };
+                for (&hops, &time_s) in &t.hops_time {
+                    paths.push(PathRow { flow, direction, hops: hops as u32, time_s });
+                }
+                if !is_ack {
+                    for (a, b) in &t.gaps {
+                        outages.push(OutageRow { flow, node: node.id, kind: "gap", start_s: a.as_secs_f64(), end_s: b.as_secs_f64() });
+                    }
+                }
+            }
+            for (flow, a, b) in &net.outages {
+                outages.push(OutageRow { flow: *flow, node: node.id, kind: "no_route", start_s: a.as_secs_f64(), end_s: b.as_secs_f64() });
+            }
+        }
+        events.sort_by(|a, b| a.time_s.total_cmp(&b.time_s).then(a.node.cmp(&b.node)));
+        outages.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.flow.cmp(&b.flow)));
+        (overhead, events, paths, outages)
     }
 }
 

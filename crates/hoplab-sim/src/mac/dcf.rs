@@ -85,6 +85,8 @@ pub enum MacEvent {
     TxFailed { next_hop: NodeId, packet: Packet },
     /// A received duplicate was discarded (ns-2 drop code DUP).
     Duplicate { ptype: PacketType },
+    /// Promiscuous mode: a unicast data frame from `from` to `to`, not for us.
+    Overheard { from: NodeId, to: NodeId, packet: Packet },
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -118,6 +120,8 @@ struct Outgoing {
 }
 
 pub struct Dcf {
+    /// Pass unicast data frames addressed to others up (DSR snooping).
+    pub promiscuous: bool,
     cfg: MacConfig,
     addr: NodeId,
     rng: Stream,
@@ -155,6 +159,7 @@ fn dur_us_ceil(d: Dur) -> u32 {
 impl Dcf {
     pub fn new(addr: NodeId, cfg: MacConfig, rng: Stream) -> Dcf {
         Dcf {
+            promiscuous: false,
             difs: cfg.difs(),
             eifs: cfg.eifs(),
             cts_time: cfg.ctrl_time(crate::wire::CTS_BYTES),
@@ -246,7 +251,10 @@ impl Dcf {
                 if let Some(p) = &frame.packet {
                     self.out.push(MacEvent::Deliver { from: frame.src, packet: p.clone() });
                 }
-            } else if frame.duration_us > 0 {
+            } else if let (true, Some(p)) = (self.promiscuous, &frame.packet) {
+                self.out.push(MacEvent::Overheard { from: frame.src, to: frame.dst, packet: p.clone() });
+            }
+            if frame.dst != BROADCAST && frame.duration_us > 0 {
                 // §9.2.5.4: virtual carrier sense; the NAV only grows.
                 let until = now + Dur::from_micros(frame.duration_us as u64);
                 if until > self.nav_until {

@@ -62,6 +62,11 @@ impl Ifq {
         gone.into_iter().map(|(p, _)| p).collect()
     }
 
+    /// The queued packets, head first.
+    pub fn packets(&self) -> impl Iterator<Item = &Packet> {
+        self.q.iter().map(|(p, _)| p)
+    }
+
     pub fn len(&self) -> usize {
         self.q.len()
     }

@@ -42,6 +42,10 @@ pub struct SenderStats {
     pub rtt_sum_sq_s: f64,
     /// When the last byte of a finite transfer was acknowledged.
     pub done_at: Option<SimTime>,
+    /// Seconds spent stalled in retransmission timeouts (seed 003 Table 4):
+    /// each episode runs from when the first expiring timer was armed to the
+    /// next new ACK, consecutive backed-off timeouts included.
+    pub rto_time_s: f64,
 }
 
 /// One point of the cwnd / ssthresh / srtt / rto time series.
@@ -64,6 +68,8 @@ struct SentInfo {
 /// A bulk-data TCP sender. See the module documentation for its choices.
 #[derive(Clone, Debug)]
 pub struct TcpSender {
+    /// Start of the current RTO episode, if one is under way.
+    backoff_since: Option<SimTime>,
     flow: u32,
     mss: u32,
     dupthresh: u32,
@@ -131,6 +137,7 @@ impl TcpSender {
             cc: Congestion::new(cfg.variant),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,
+            backoff_since: None,
             stopped: false,
             stats: SenderStats::default(),
             record_trace,
@@ -172,6 +179,9 @@ impl TcpSender {
             self.stats.rtt_samples += 1;
             self.stats.rtt_sum_s += s;
             self.stats.rtt_sum_sq_s += s * s;
+        }
+        if let Some(since) = self.backoff_since.take() {
+            self.stats.rto_time_s += now.since(since).as_secs_f64();
         }
         self.snd_una = a;
         self.snd_nxt = self.snd_nxt.max(a);
@@ -236,6 +246,10 @@ impl TcpSender {
             _ => return,
         }
         self.stats.timeouts += 1;
+        if self.backoff_since.is_none() {
+            // The timer that just expired was armed one RTO ago.
+            self.backoff_since = Some(SimTime(now.0.saturating_sub(self.rtt.rto().0)));
+        }
         let flight = self.snd_max - self.snd_una;
         self.cc.hooks().on_rto(&mut self.window, flight); // RFC 5681 §3.1 Eq. 4
         self.rtt.backoff(); // RFC 6298 (5.5)
@@ -334,6 +348,11 @@ impl TcpSender {
     pub fn srtt(&self) -> Option<Dur> {
         self.rtt.srtt()
     }
+    /// Time in RTO episodes up to `end`, counting one still under way.
+    pub fn rto_time_until(&self, end: SimTime) -> f64 {
+        self.stats.rto_time_s + self.backoff_since.map_or(0.0, |s| end.since(s).as_secs_f64())
+    }
+
     /// Current RTO, including backoff.
     pub fn rto(&self) -> Dur {
         self.rtt.rto()
