@@ -43,7 +43,7 @@ pub struct DsrConfig {
     pub maintenance: Maintenance,
     /// SendBufferTimeout (§9: 30 s): a packet waiting for a route is dropped (TOUT) after this.
     pub send_buffer_s: f64,
-    /// Send buffer capacity in packets; a full buffer drops the newest (QFULL). ns-2: 64.
+    /// Send buffer capacity in packets; a full buffer drops its oldest (QFULL), as ns-2's does. ns-2: 64.
     pub send_buffer_packets: usize,
     /// Send a non-propagating (TTL 1) Route Request first (§3.3.3, §8.2.1).
     pub nonprop_requests: bool,
@@ -169,8 +169,11 @@ impl DsrConfig {
         if self.discovery_hop_limit == 0 {
             return Err(("discovery_hop_limit", "must be at least 1".into()));
         }
-        if self.request_table_size == 0 || self.request_table_ids == 0 {
-            return Err(("request_table_size", "request_table_size and request_table_ids must be at least 1".into()));
+        if self.request_table_size == 0 {
+            return Err(("request_table_size", "must be at least 1".into()));
+        }
+        if self.request_table_ids == 0 {
+            return Err(("request_table_ids", "must be at least 1".into()));
         }
         if self.route_cache_paths == 0 {
             return Err(("route_cache_paths", "must be at least 1".into()));

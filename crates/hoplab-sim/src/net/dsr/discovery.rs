@@ -151,8 +151,11 @@ impl Dsr {
         full.extend(&reply.addrs);
         if p.dst == self.me {
             self.cache.add(now, &full);
-            // Buffered packets (and DiscoveryDone) follow in `flush`.
-            return;
+            let target = *full.last().unwrap();
+            if self.cache.find(now, target).is_some() && self.discoveries.remove(&target).is_some() {
+                out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: target }));
+            }
+            return; // the buffered packets leave in `flush`
         }
         self.learn_path(now, &full);
         let Some(i) = route.addrs.iter().position(|&n| n == self.me) else { return };
@@ -181,11 +184,16 @@ impl Dsr {
                 // §8.4.5 (heard errors): the link is gone for us too.
                 DsrMsg::Error { error, .. } => self.cache.remove_link(error.source, error.unreachable),
                 DsrMsg::Reply { reply, route } if self.cfg.snoop_routes => {
-                    if let Some(k) = route.addrs.iter().position(|&n| n == from) {
-                        let addrs = route.addrs.clone();
-                        self.learn_via(now, &addrs, k);
+                    // The reply's own route, and the way it travels back.
+                    let mut full = vec![p.dst];
+                    full.extend(&reply.addrs);
+                    let back = route.addrs.clone();
+                    if let Some(k) = full.iter().position(|&n| n == from) {
+                        self.learn_via(now, &full, k);
                     }
-                    let _ = reply;
+                    if let Some(k) = back.iter().position(|&n| n == from) {
+                        self.learn_via(now, &back, k);
+                    }
                 }
                 _ => {}
             }

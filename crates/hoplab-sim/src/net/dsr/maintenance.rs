@@ -86,7 +86,7 @@ impl Dsr {
         self.transmit(now, p, out);
     }
 
-    pub(super) fn on_error(&mut self, now: SimTime, mut p: Packet, error: RouteError, mut route: SourceRoute, out: &mut Vec<RouteAction>) {
+    pub(super) fn on_error(&mut self, mut p: Packet, error: RouteError, mut route: SourceRoute, out: &mut Vec<RouteAction>) {
         self.cache.remove_link(error.source, error.unreachable);
         if p.dst == self.me {
             self.last_error = Some(error);
@@ -100,7 +100,6 @@ impl Dsr {
         route.at = i;
         let next_hop = route.addrs[i + 1];
         p.body = Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route }));
-        let _ = now;
         out.push(RouteAction::Send { next_hop, packet: p });
     }
 

@@ -184,7 +184,7 @@ impl Dsr {
         msg::set_header(&mut p, entry == Some(false));
         if let Some(passive) = entry {
             let wait = if passive { self.cfg.passive_ack_timeout_s } else { self.cfg.ack_timeout_s };
-            self.maint.push(super::state::MaintEntry {
+            self.maint.push(MaintEntry {
                 packet: p.clone(),
                 next_hop,
                 deadline: now + dur(wait),
@@ -241,7 +241,7 @@ impl Protocol for Dsr {
         match m.clone() {
             DsrMsg::Request(r) => self.on_request(now, from, packet, r, out),
             DsrMsg::Reply { reply, route } => self.on_reply(now, packet, reply, route, out),
-            DsrMsg::Error { error, route } => self.on_error(now, packet, error, route, out),
+            DsrMsg::Error { error, route } => self.on_error(packet, error, route, out),
             DsrMsg::Ack(a) => self.on_ack(now, from, a),
         }
         self.flush(now, out);

@@ -381,3 +381,65 @@ fn missing_acks_break_the_link_and_salvage_the_maintenance_buffer() {
     let tries = n.sent.iter().filter(|s| s.1 == 2 && s.2 == 3 && s.3.uid == uid).count();
     assert_eq!(tries, 3);
 }
+
+#[test]
+fn overhearing_a_later_hop_sends_a_gratuitous_reply_that_shortens_the_route() {
+    // 0-1-2-3, and 2 also hears 0 directly.
+    let mut n = net(links(4, &[(0, 1), (1, 2), (2, 3), (0, 2)]), &ns2_cfg());
+    dsr(&mut n, 0).cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(0.1));
+    // Node 2 overheard 0 -> 1 and told 0 it can skip node 1.
+    let grat: Vec<_> = n.sent.iter().filter(|s| s.1 == 2 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rrep")).collect();
+    assert_eq!(grat.len(), 1);
+    assert_eq!(grat[0].2, 0);
+    let now = n.now;
+    assert_eq!(dsr(&mut n, 0).cache.find(now, 3), Some(vec![0, 2, 3]));
+    let uid = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(0.2));
+    let d = n.delivered.iter().find(|d| d.2.uid == uid).unwrap();
+    assert_eq!(d.2.sr.as_ref().unwrap().addrs, vec![0, 2, 3]);
+    // GratReplyHoldoff: no second reply for the same shortcut within 1 s.
+    assert_eq!(n.sent.iter().filter(|s| s.1 == 2 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rrep")).count(), 1);
+}
+
+#[test]
+fn full_send_buffer_drops_the_oldest() {
+    let cfg = DsrConfig { send_buffer_packets: 3, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(2), &cfg);
+    let uids: Vec<u64> = (0..4).map(|_| n.send_data(0, 7)).collect();
+    assert_eq!(n.drops.len(), 1);
+    assert_eq!((n.drops[0].2, n.drops[0].3.uid), (DropReason::Qfull, uids[0]));
+    assert_eq!(dsr(&mut n, 0).buffered(), 3);
+    // One discovery for all of them.
+    assert_eq!(n.notes.iter().filter(|x| matches!(x.2, RouteNote::DiscoveryStarted { .. })).count(), 1);
+}
+
+#[test]
+fn route_error_rides_on_the_next_request() {
+    let cfg = ns2_cfg();
+    let mut d = node(0, &cfg);
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let error = RouteError { source: 2, dest: 0, unreachable: 3, salvage: 0 };
+    let route = SourceRoute { addrs: vec![2, 1, 0], at: 1, salvage: 0 };
+    let p = Packet::new(50, 2, 0, Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route })), SimTime::ZERO);
+    let mut out = vec![];
+    d.receive(SimTime::ZERO, 1, p, &mut out);
+    assert!(!d.has_route(SimTime::ZERO, 3));
+    assert!(d.has_route(SimTime::ZERO, 2));
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    let req = sends(&out).into_iter().find_map(|(_, p)| match dsr_msg(p) {
+        Some(DsrMsg::Request(r)) => Some(r.clone()),
+        _ => None,
+    });
+    assert_eq!(req.unwrap().error, Some(error));
+    // A neighbour that receives it forgets the link before answering.
+    let mut nb = node(1, &cfg);
+    nb.cache.add(SimTime::ZERO, &[1, 2, 3]);
+    let m = DsrMsg::Request(RouteRequest { id: 1, target: 3, addrs: vec![], error: Some(error) });
+    let mut q = Packet::new(51, 0, BROADCAST, Body::Routing(RoutingMsg::Dsr(m)), SimTime::ZERO);
+    q.ttl = 1;
+    out.clear();
+    nb.receive(SimTime::ZERO, 0, q, &mut out);
+    assert!(sends(&out).is_empty(), "no stale cached reply: {out:?}");
+}
