@@ -33,6 +33,8 @@ enum Ev {
     Arrive { to: NodeId, from: NodeId, packet: Packet },
     Failed { at: NodeId, next_hop: NodeId, packet: Packet },
     Timer { node: NodeId },
+    /// A promiscuous listener in range hears a unicast meant for `to`.
+    Overhear { at: NodeId, from: NodeId, to: NodeId, packet: Packet },
 }
 
 impl TestNet {
@@ -107,11 +109,20 @@ impl TestNet {
                                 self.push(at, Ev::Arrive { to: b as NodeId, from: me, packet: packet.clone() });
                             }
                         }
-                    } else if self.up[me as usize][next_hop as usize] {
-                        self.push(at, Ev::Arrive { to: next_hop, from: me, packet });
                     } else {
-                        // The MAC would retry for a while before giving up.
-                        self.push(self.now + Dur(self.hop_delay.0 * 7), Ev::Failed { at: me, next_hop, packet });
+                        // Promiscuous listeners in range of the sender hear every unicast.
+                        for b in 0..self.up.len() {
+                            let b_id = b as NodeId;
+                            if self.up[me as usize][b] && b_id != me && b_id != next_hop && self.routers[b].promiscuous() {
+                                self.push(at, Ev::Overhear { at: b_id, from: me, to: next_hop, packet: packet.clone() });
+                            }
+                        }
+                        if self.up[me as usize][next_hop as usize] {
+                            self.push(at, Ev::Arrive { to: next_hop, from: me, packet });
+                        } else {
+                            // The MAC would retry for a while before giving up.
+                            self.push(self.now + Dur(self.hop_delay.0 * 7), Ev::Failed { at: me, next_hop, packet });
+                        }
                     }
                 }
                 RouteAction::Drop { packet, reason } => self.drops.push((self.now, me, reason, packet)),
@@ -140,6 +151,10 @@ impl TestNet {
                     self.routers[node as usize].handle_timeout(t, &mut out);
                     self.apply(node, out);
                 }
+                Ev::Overhear { at, from, to, packet } => {
+                    self.routers[at as usize].overhear(t, from, to, &packet, &mut out);
+                    self.apply(at, out);
+                }
                 Ev::Failed { at, next_hop, packet } => {
                     self.routers[at as usize].link_failed(t, next_hop, packet, &mut out);
                     self.apply(at, out);
@@ -147,9 +162,6 @@ impl TestNet {
                 Ev::Arrive { to, from, mut packet } => {
                     let r = &mut self.routers[to as usize];
                     r.heard(t, from, &packet, &mut out);
-                    if packet.dst != BROADCAST && packet.dst != to {
-                        // Promiscuous listeners of other links are not modelled here.
-                    }
                     if matches!(packet.body, Body::Routing(_)) {
                         r.receive(t, from, packet, &mut out);
                     } else if packet.dst == to {

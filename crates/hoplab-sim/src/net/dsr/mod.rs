@@ -1,72 +1,28 @@
-//! PLACEHOLDER: interface skeleton, to be replaced by the protocol's
-//! implementation (see the issue-3 helper brief).
+//! Dynamic Source Routing (RFC 4728; seed 001 cites draft-ietf-manet-dsr-10,
+//! which the RFC finalised) as a sans-IO state machine.
+//!
+//! - Route Discovery (§3.1, §8.2): a non-propagating request first, then
+//!   propagating requests with exponential back-off; replies from the target
+//!   and from intermediate caches; a send buffer holds the packets waiting.
+//! - Route Maintenance (§3.3, §8.3): link-layer feedback, passive or
+//!   network-layer acknowledgements with a maintenance buffer; Route Errors
+//!   to the source; packet salvaging (§8.4.1).
+//! - Promiscuous snooping and automatic route shortening (§3.4, §8.1.4, §8.3.5).
+//!
+//! Data packets carry the route in `packet.sr`; `extra_header` is the DSR
+//! Options header's size (plus 4 bytes when an Acknowledgement Request
+//! option rides along, `msg::ack_requested`).
 
-use crate::net::routing::{Protocol, RouteAction};
-use crate::net::DropReason;
-use crate::rng::Stream;
-use crate::time::SimTime;
-use crate::wire::{NodeId, Packet};
-use serde::{Deserialize, Serialize};
+pub mod cache;
+pub mod config;
+pub mod msg;
+mod discovery;
+mod maintenance;
+mod state;
+#[cfg(test)]
+mod tests;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct DsrConfig {
-    pub placeholder: f64,
-}
-
-impl Default for DsrConfig {
-    fn default() -> Self {
-        DsrConfig { placeholder: 1.0 }
-    }
-}
-
-impl DsrConfig {
-    pub const PRESETS: &'static [&'static str] = &[];
-    pub fn preset(_name: &str) -> Option<DsrConfig> {
-        None
-    }
-    /// Check values; Err((field, message)).
-    pub fn validate(&self) -> Result<(), (&'static str, String)> {
-        Ok(())
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum DsrMsg {
-    Placeholder,
-}
-
-impl DsrMsg {
-    pub fn size(&self) -> u32 {
-        8
-    }
-    pub fn kind(&self) -> &'static str {
-        "dsr"
-    }
-}
-
-pub struct Dsr {
-    me: NodeId,
-}
-
-impl Dsr {
-    pub fn new(me: NodeId, _cfg: &DsrConfig, _rng: Stream) -> Dsr {
-        Dsr { me }
-    }
-}
-
-impl Protocol for Dsr {
-    fn route(&mut self, _now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
-        let _ = self.me;
-        out.push(RouteAction::Drop { packet, reason: DropReason::Nrte });
-    }
-    fn receive(&mut self, _now: SimTime, _from: NodeId, _packet: Packet, _out: &mut Vec<RouteAction>) {}
-    fn link_failed(&mut self, _now: SimTime, _next_hop: NodeId, _packet: Packet, _out: &mut Vec<RouteAction>) {}
-    fn poll_timeout(&self) -> Option<SimTime> {
-        None
-    }
-    fn handle_timeout(&mut self, _now: SimTime, _out: &mut Vec<RouteAction>) {}
-    fn has_route(&self, _now: SimTime, _dst: NodeId) -> bool {
-        false
-    }
-}
+pub use cache::RouteCache;
+pub use config::{DsrConfig, Maintenance};
+pub use msg::{Ack, DsrMsg, RouteError, RouteReply, RouteRequest};
+pub use state::Dsr;

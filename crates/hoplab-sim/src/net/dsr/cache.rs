@@ -1,0 +1,140 @@
+//! The route cache as a path cache (RFC 4728 §4.1): whole paths starting at
+//! this node, each link stamped with when it was last learned or confirmed.
+//! A lookup takes the shortest fresh prefix ending at the destination; a
+//! broken link truncates every path that uses it.
+
+use crate::time::{Dur, SimTime};
+use crate::wire::NodeId;
+use std::collections::BTreeMap;
+
+pub struct RouteCache {
+    me: NodeId,
+    /// Paths, oldest first; each starts with `me` and has no repeated node.
+    paths: Vec<Vec<NodeId>>,
+    /// Links by unordered pair: 802.11 needs bidirectional links, so DSR
+    /// over it may use a learned link both ways (§4, §8.1.4).
+    links: BTreeMap<(NodeId, NodeId), SimTime>,
+    cap: usize,
+    timeout: Dur,
+}
+
+fn key(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
+    (a.min(b), a.max(b))
+}
+
+fn has_repeat(path: &[NodeId]) -> bool {
+    path.iter().enumerate().any(|(i, n)| path[..i].contains(n))
+}
+
+impl RouteCache {
+    pub fn new(me: NodeId, cap: usize, timeout: Dur) -> RouteCache {
+        RouteCache { me, paths: vec![], links: BTreeMap::new(), cap, timeout }
+    }
+
+    fn fresh(&self, now: SimTime, a: NodeId, b: NodeId) -> bool {
+        self.links.get(&key(a, b)).is_some_and(|&t| t + self.timeout > now)
+    }
+
+    /// Add a path that starts at this node. Paths that repeat a node are
+    /// refused (a source route must be loop-free, §8.2.3).
+    pub fn add(&mut self, now: SimTime, path: &[NodeId]) {
+        if path.len() < 2 || path[0] != self.me || has_repeat(path) {
+            return;
+        }
+        for w in path.windows(2) {
+            self.links.insert(key(w[0], w[1]), now);
+        }
+        if self.paths.iter().any(|p| p.starts_with(path)) {
+            return;
+        }
+        self.paths.retain(|p| !path.starts_with(p));
+        self.paths.push(path.to_vec());
+        if self.paths.len() > self.cap {
+            self.paths.remove(0);
+            self.prune_links();
+        }
+    }
+
+    /// Refresh a link we have just seen work (ACK, tx_ok, overheard).
+    pub fn confirm(&mut self, now: SimTime, a: NodeId, b: NodeId) {
+        if let Some(t) = self.links.get_mut(&key(a, b)) {
+            *t = now;
+        }
+    }
+
+    /// The shortest cached route from this node to `dst` whose links are
+    /// all fresh (RouteCacheTimeout), `me` first and `dst` last.
+    pub fn find(&self, now: SimTime, dst: NodeId) -> Option<Vec<NodeId>> {
+        let mut best: Option<&[NodeId]> = None;
+        for p in &self.paths {
+            let Some(i) = p.iter().position(|&n| n == dst) else { continue };
+            if i == 0 || best.is_some_and(|b| b.len() <= i + 1) {
+                continue;
+            }
+            if p[..=i].windows(2).all(|w| self.fresh(now, w[0], w[1])) {
+                best = Some(&p[..=i]);
+            }
+        }
+        best.map(|b| b.to_vec())
+    }
+
+    /// Forget the link a–b (either direction): every path using it keeps
+    /// only the part before it (§4.1, §8.4.5).
+    pub fn remove_link(&mut self, a: NodeId, b: NodeId) {
+        self.links.remove(&key(a, b));
+        for p in &mut self.paths {
+            if let Some(i) = p.windows(2).position(|w| key(w[0], w[1]) == key(a, b)) {
+                p.truncate(i + 1);
+            }
+        }
+        self.paths.retain(|p| p.len() >= 2);
+        // Truncation may leave a path equal to, or a prefix of, another.
+        let mut kept: Vec<Vec<NodeId>> = vec![];
+        for p in std::mem::take(&mut self.paths) {
+            if !kept.iter().any(|k| k.starts_with(&p)) {
+                kept.retain(|k| !p.starts_with(k));
+                kept.push(p);
+            }
+        }
+        self.paths = kept;
+    }
+
+    pub fn has_link(&self, a: NodeId, b: NodeId) -> bool {
+        self.links.contains_key(&key(a, b))
+    }
+
+    /// Drop link stamps no path uses any more.
+    fn prune_links(&mut self) {
+        let paths = &self.paths;
+        self.links.retain(|&(a, b), _| paths.iter().any(|p| p.windows(2).any(|w| key(w[0], w[1]) == (a, b))));
+    }
+
+    pub fn paths(&self) -> &[Vec<NodeId>] {
+        &self.paths
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortest_fresh_prefix_and_truncation() {
+        let mut c = RouteCache::new(0, 8, Dur::from_millis(1000));
+        let t0 = SimTime::ZERO;
+        c.add(t0, &[0, 1, 2, 3, 4]);
+        c.add(t0, &[0, 5, 4]);
+        assert_eq!(c.find(t0, 4), Some(vec![0, 5, 4]));
+        assert_eq!(c.find(t0, 3), Some(vec![0, 1, 2, 3]));
+        c.remove_link(4, 5);
+        assert_eq!(c.find(t0, 4), Some(vec![0, 1, 2, 3, 4]));
+        c.remove_link(2, 3);
+        assert_eq!(c.find(t0, 4), None);
+        assert_eq!(c.find(t0, 2), Some(vec![0, 1, 2]));
+        // Links expire after RouteCacheTimeout.
+        assert_eq!(c.find(SimTime(2_000_000_000), 2), None);
+        // A path repeating a node is refused.
+        c.add(t0, &[0, 7, 8, 7, 9]);
+        assert_eq!(c.find(t0, 9), None);
+    }
+}

@@ -1,0 +1,189 @@
+//! DSR parameters. Defaults are RFC 4728 §9 constants plus the protocol
+//! options ns-2's CMU DSR runs with (seeds 001/002); the `dsr-uu` preset is
+//! seed 003 Table 2.
+
+use serde::{Deserialize, Serialize};
+
+/// How a node learns that a packet it sent reached the next hop (RFC 4728 §8.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Maintenance {
+    /// The MAC reports failed unicasts (`link_failed`), as ns-2's DSR does
+    /// (seed 002). Nothing waits for an acknowledgement.
+    LinkLayer,
+    /// Passive acknowledgement (§8.3.3): overhearing the next hop forward the
+    /// packet; after TryPassiveAcks silent tries the packet is retransmitted
+    /// with a network-layer Acknowledgement Request.
+    Passive,
+    /// Network-layer acknowledgements only (§8.3.3, §6.5, §6.6).
+    Network,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DsrConfig {
+    /// Pass frames addressed to others up to DSR (RFC 4728 §3.4, §8.1.4).
+    pub promiscuous: bool,
+    /// Add routes from overheard source routes and replies to the cache
+    /// (§3.4.1). Needs `promiscuous`.
+    pub snoop_routes: bool,
+    /// Salvage packets onto another cached route on a link break (§8.4.1).
+    pub salvage: bool,
+    /// MAX_SALVAGE_COUNT (§9: 15): the Salvage field is 4 bits.
+    pub max_salvage_count: u8,
+    /// Intermediate nodes answer Route Requests from their cache (§3.3.2, §8.2.3).
+    pub reply_from_cache: bool,
+    /// Gratuitous Route Replies for automatic route shortening (§3.4.3, §8.3.5).
+    pub gratuitous_replies: bool,
+    /// GratReplyHoldoff (§9: 1 s): one shortening reply per (source, hop) per holdoff.
+    pub grat_reply_holdoff_s: f64,
+    /// Piggyback the last Route Error received on the next Route Request (§3.4.2, §8.2.1).
+    pub gratuitous_errors: bool,
+    /// Route maintenance: "link_layer", "passive" or "network".
+    pub maintenance: Maintenance,
+    /// SendBufferTimeout (§9: 30 s): a packet waiting for a route is dropped (TOUT) after this.
+    pub send_buffer_s: f64,
+    /// Send buffer capacity in packets; a full buffer drops its oldest (QFULL), as ns-2's does. ns-2: 64.
+    pub send_buffer_packets: usize,
+    /// Send a non-propagating (TTL 1) Route Request first (§3.3.3, §8.2.1).
+    pub nonprop_requests: bool,
+    /// NonpropRequestTimeout (§9: 30 ms).
+    pub nonprop_request_timeout_s: f64,
+    /// RequestPeriod (§9: 500 ms): first wait for a reply to a propagating request.
+    pub request_period_s: f64,
+    /// MaxRequestPeriod (§9: 10 s): cap of the exponential back-off.
+    pub max_request_period_s: f64,
+    /// MaxRequestRexmt (§9: 16): propagating requests before the discovery gives up.
+    pub max_request_rexmt: u32,
+    /// DiscoveryHopLimit (§9: 255): TTL of a propagating request.
+    pub discovery_hop_limit: u8,
+    /// RequestTableSize (§9: 64): initiators remembered for duplicate detection.
+    pub request_table_size: usize,
+    /// RequestTableIds (§9: 16): request ids remembered per initiator.
+    pub request_table_ids: usize,
+    /// BroadcastJitter (§9: 10 ms): uniform delay before rebroadcasting a request.
+    pub broadcast_jitter_s: f64,
+    /// RouteCacheTimeout (§9: 300 s): a cached link unused and unconfirmed this
+    /// long is removed.
+    pub route_cache_timeout_s: f64,
+    /// Paths kept in the route cache (ns-2 CMU DSR: 30 primary + 34 secondary).
+    pub route_cache_paths: usize,
+    /// MaintHoldoffTime (§9: 250 ms): a link confirmed this recently needs no
+    /// acknowledgement for the next packet.
+    pub maint_holdoff_s: f64,
+    /// MaxMaintRexmt (§9: 2): retransmissions with an Acknowledgement Request
+    /// before the link is declared broken.
+    pub max_maint_rexmt: u32,
+    /// TryPassiveAcks (§9: 1): transmissions waiting for a passive ACK before
+    /// falling back to a network-layer Acknowledgement Request.
+    pub try_passive_acks: u32,
+    /// PassiveAckTimeout (§9: 100 ms).
+    pub passive_ack_timeout_s: f64,
+    /// Wait for a network-layer Acknowledgement. The RFC leaves this to an
+    /// adaptive estimate (§8.3.3); a fixed value here, like PassiveAckTimeout.
+    pub ack_timeout_s: f64,
+}
+
+impl Default for DsrConfig {
+    /// ns-2's CMU DSR (seeds 001/002): link-layer feedback, promiscuous
+    /// snooping, replies from cache, salvaging, with RFC 4728 §9 timers.
+    fn default() -> Self {
+        DsrConfig {
+            promiscuous: true,
+            snoop_routes: true,
+            salvage: true,
+            max_salvage_count: 15,
+            reply_from_cache: true,
+            gratuitous_replies: true,
+            grat_reply_holdoff_s: 1.0,
+            gratuitous_errors: true,
+            maintenance: Maintenance::LinkLayer,
+            send_buffer_s: 30.0,
+            send_buffer_packets: 64,
+            nonprop_requests: true,
+            nonprop_request_timeout_s: 0.030,
+            request_period_s: 0.5,
+            max_request_period_s: 10.0,
+            max_request_rexmt: 16,
+            discovery_hop_limit: 255,
+            request_table_size: 64,
+            request_table_ids: 16,
+            broadcast_jitter_s: 0.010,
+            route_cache_timeout_s: 300.0,
+            route_cache_paths: 64,
+            maint_holdoff_s: 0.25,
+            max_maint_rexmt: 2,
+            try_passive_acks: 1,
+            passive_ack_timeout_s: 0.1,
+            ack_timeout_s: 0.1,
+        }
+    }
+}
+
+impl DsrConfig {
+    pub const PRESETS: &'static [&'static str] = &["ns2", "dsr-uu"];
+
+    pub fn preset(name: &str) -> Option<DsrConfig> {
+        match name {
+            "ns2" => Some(DsrConfig::default()),
+            // Seed 003 Table 2: passive ACKs on, promiscuous on, salvage on,
+            // snoop routes on, alternate routes on (the path cache), send
+            // buffer lifetime 30 s, flow state off (not implemented), LL
+            // feedback off: passive ACKs with network-layer ACK fallback.
+            "dsr-uu" => Some(DsrConfig { maintenance: Maintenance::Passive, ..DsrConfig::default() }),
+            _ => None,
+        }
+    }
+
+    /// Check values; Err((field, message)).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let positive = [
+            ("grat_reply_holdoff_s", self.grat_reply_holdoff_s),
+            ("send_buffer_s", self.send_buffer_s),
+            ("nonprop_request_timeout_s", self.nonprop_request_timeout_s),
+            ("request_period_s", self.request_period_s),
+            ("max_request_period_s", self.max_request_period_s),
+            ("route_cache_timeout_s", self.route_cache_timeout_s),
+            ("passive_ack_timeout_s", self.passive_ack_timeout_s),
+            ("ack_timeout_s", self.ack_timeout_s),
+        ];
+        for (field, v) in positive {
+            if !(v.is_finite() && v > 0.0) {
+                return Err((field, format!("must be a positive number of seconds, got {v}")));
+            }
+        }
+        for (field, v) in [("broadcast_jitter_s", self.broadcast_jitter_s), ("maint_holdoff_s", self.maint_holdoff_s)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err((field, format!("must be zero or more seconds, got {v}")));
+            }
+        }
+        if self.max_request_period_s < self.request_period_s {
+            return Err(("max_request_period_s", "must not be below request_period_s".into()));
+        }
+        if self.max_salvage_count > 15 {
+            return Err(("max_salvage_count", format!("the Salvage field has 4 bits (max 15), got {}", self.max_salvage_count)));
+        }
+        if self.send_buffer_packets == 0 {
+            return Err(("send_buffer_packets", "must be at least 1".into()));
+        }
+        if self.discovery_hop_limit == 0 {
+            return Err(("discovery_hop_limit", "must be at least 1".into()));
+        }
+        if self.request_table_size == 0 {
+            return Err(("request_table_size", "must be at least 1".into()));
+        }
+        if self.request_table_ids == 0 {
+            return Err(("request_table_ids", "must be at least 1".into()));
+        }
+        if self.route_cache_paths == 0 {
+            return Err(("route_cache_paths", "must be at least 1".into()));
+        }
+        if self.snoop_routes && !self.promiscuous {
+            return Err(("snoop_routes", "needs promiscuous = true".into()));
+        }
+        if self.maintenance == Maintenance::Passive && !self.promiscuous {
+            return Err(("maintenance", "\"passive\" needs promiscuous = true to overhear the next hop".into()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,238 @@
+//! Route Discovery (RFC 4728 §3.1, §8.2): requests, replies from the target
+//! and from caches, the request table, and snooping (§3.4, §8.1.4, §8.3.5).
+
+use super::msg::{DsrMsg, RouteReply, RouteRequest};
+use super::state::{dur, Discovery, Dsr};
+use crate::net::routing::{RouteAction, RouteNote};
+use crate::net::RoutingMsg;
+use crate::time::SimTime;
+use crate::wire::{Body, NodeId, Packet, SourceRoute, BROADCAST};
+
+fn has_repeat(path: &[NodeId]) -> bool {
+    path.iter().enumerate().any(|(i, n)| path[..i].contains(n))
+}
+
+impl Dsr {
+    /// Start a discovery for `dst` unless one is running (§8.2.1).
+    pub(super) fn start_discovery(&mut self, now: SimTime, dst: NodeId, out: &mut Vec<RouteAction>) {
+        if self.discoveries.contains_key(&dst) {
+            return;
+        }
+        out.push(RouteAction::Note(RouteNote::DiscoveryStarted { dst }));
+        let period = dur(self.cfg.request_period_s);
+        if self.cfg.nonprop_requests {
+            // §3.3.3: first ask the neighbours only (TTL 1).
+            self.send_request(now, dst, 1, out);
+            let next = now + dur(self.cfg.nonprop_request_timeout_s);
+            self.discoveries.insert(dst, Discovery { rexmt: 0, next, period });
+        } else {
+            self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
+            self.discoveries.insert(dst, Discovery { rexmt: 1, next: now + period, period: period.mul(2) });
+        }
+    }
+
+    fn send_request(&mut self, now: SimTime, target: NodeId, ttl: u8, out: &mut Vec<RouteAction>) {
+        self.next_request_id = self.next_request_id.wrapping_add(1);
+        // §8.2.1: a Route Error we received rides on the next request, so
+        // neighbours drop the broken link before answering from their cache.
+        let error = if self.cfg.gratuitous_errors { self.last_error.take() } else { None };
+        let r = RouteRequest { id: self.next_request_id, target, addrs: vec![], error };
+        let mut p = self.control(now, BROADCAST, DsrMsg::Request(r));
+        p.ttl = ttl;
+        out.push(RouteAction::Send { next_hop: BROADCAST, packet: p });
+    }
+
+    /// Retransmit requests with exponential back-off, up to MaxRequestRexmt
+    /// (§8.2.1); give up once no packet waits for the target.
+    pub(super) fn discovery_timeouts(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        let due: Vec<NodeId> = self.discoveries.iter().filter(|(_, d)| d.next <= now).map(|(&k, _)| k).collect();
+        for dst in due {
+            let waiting = self.send_buf.iter().any(|(_, p)| p.dst == dst);
+            let d = &self.discoveries[&dst];
+            if !waiting || d.rexmt >= self.cfg.max_request_rexmt {
+                self.discoveries.remove(&dst);
+                out.push(RouteAction::Note(RouteNote::DiscoveryFailed { dst }));
+                continue;
+            }
+            self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
+            let max = dur(self.cfg.max_request_period_s);
+            let d = self.discoveries.get_mut(&dst).unwrap();
+            d.rexmt += 1;
+            d.next = now + d.period;
+            d.period = d.period.mul(2).min(max);
+        }
+    }
+
+    /// Request table duplicate check (§8.2.2); records the id when new.
+    fn seen_before(&mut self, initiator: NodeId, id: u16) -> bool {
+        self.seen_clock += 1;
+        let clock = self.seen_clock;
+        if let Some((used, ids)) = self.seen.get_mut(&initiator) {
+            *used = clock;
+            if ids.contains(&id) {
+                return true;
+            }
+            ids.push_back(id);
+            if ids.len() > self.cfg.request_table_ids {
+                ids.pop_front();
+            }
+            return false;
+        }
+        if self.seen.len() >= self.cfg.request_table_size {
+            // RequestTableSize: evict the least recently used initiator.
+            let lru = self.seen.iter().min_by_key(|(_, (u, _))| *u).map(|(&k, _)| k).unwrap();
+            self.seen.remove(&lru);
+        }
+        self.seen.insert(initiator, (clock, [id].into()));
+        false
+    }
+
+    pub(super) fn on_request(&mut self, now: SimTime, from: NodeId, mut p: Packet, mut r: RouteRequest, out: &mut Vec<RouteAction>) {
+        let initiator = p.src;
+        if initiator == self.me || r.addrs.contains(&self.me) {
+            return;
+        }
+        if let Some(e) = r.error {
+            self.cache.remove_link(e.source, e.unreachable);
+        }
+        // The route the request took, back to its initiator, via `from`.
+        let mut taken = vec![initiator];
+        taken.extend(&r.addrs);
+        if taken.last() == Some(&from) {
+            let mut back = vec![self.me];
+            back.extend(taken.iter().rev());
+            self.cache.add(now, &back);
+        }
+        if r.target == self.me {
+            // §8.2.2: the target answers every copy, so the initiator may
+            // learn several routes.
+            let mut route = r.addrs.clone();
+            route.push(self.me);
+            return self.send_reply(now, initiator, &r.addrs, route, out);
+        }
+        if self.seen_before(initiator, r.id) {
+            return;
+        }
+        if self.cfg.reply_from_cache {
+            if let Some(cached) = self.cache.find(now, r.target) {
+                // §8.2.3: the concatenated route must not repeat a node;
+                // if it would, propagate the request as usual instead.
+                let mut full = taken.clone();
+                full.extend(&cached);
+                if !has_repeat(&full) {
+                    return self.send_reply(now, initiator, &r.addrs, full[1..].to_vec(), out);
+                }
+            }
+        }
+        if p.ttl <= 1 {
+            return; // a non-propagating request, or its hop limit reached
+        }
+        p.ttl -= 1;
+        r.addrs.push(self.me);
+        p.body = Body::Routing(RoutingMsg::Dsr(DsrMsg::Request(r)));
+        let wait = dur(self.cfg.broadcast_jitter_s * self.rng.unit());
+        self.jitter.push((now + wait, p));
+    }
+
+    /// Send a Route Reply carrying `route` (initiator excluded) back along
+    /// the reverse of the recorded `addrs` (§8.2.4, bidirectional links).
+    fn send_reply(&mut self, now: SimTime, initiator: NodeId, addrs: &[NodeId], route: Vec<NodeId>, out: &mut Vec<RouteAction>) {
+        let mut back = vec![self.me];
+        back.extend(addrs.iter().rev());
+        back.push(initiator);
+        let sr = SourceRoute { addrs: back, at: 0, salvage: 0 };
+        let next_hop = sr.next_hop().unwrap();
+        let p = self.control(now, initiator, DsrMsg::Reply { reply: RouteReply { addrs: route }, route: sr });
+        out.push(RouteAction::Send { next_hop, packet: p });
+    }
+
+    pub(super) fn on_reply(&mut self, now: SimTime, mut p: Packet, reply: RouteReply, mut route: SourceRoute, out: &mut Vec<RouteAction>) {
+        let mut full = vec![p.dst];
+        full.extend(&reply.addrs);
+        if p.dst == self.me {
+            self.cache.add(now, &full);
+            let target = *full.last().unwrap();
+            if self.cache.find(now, target).is_some() && self.discoveries.remove(&target).is_some() {
+                out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: target }));
+            }
+            return; // the buffered packets leave in `flush`
+        }
+        self.learn_path(now, &full);
+        let Some(i) = route.addrs.iter().position(|&n| n == self.me) else { return };
+        if i + 1 >= route.addrs.len() || p.ttl <= 1 {
+            return;
+        }
+        p.ttl -= 1;
+        route.at = i;
+        let next_hop = route.addrs[i + 1];
+        p.body = Body::Routing(RoutingMsg::Dsr(DsrMsg::Reply { reply, route }));
+        out.push(RouteAction::Send { next_hop, packet: p });
+    }
+
+    /// Promiscuous listening: passive acknowledgements, route snooping,
+    /// errors heard, and automatic route shortening.
+    pub(super) fn on_overhear(&mut self, now: SimTime, from: NodeId, to: NodeId, p: &Packet, out: &mut Vec<RouteAction>) {
+        // §8.3.3: the next hop forwarding our packet acknowledges it.
+        let before = self.maint.len();
+        self.maint.retain(|m| !(m.next_hop == from && m.packet.uid == p.uid));
+        if self.maint.len() < before {
+            self.confirmed.insert(from, now);
+            self.cache.confirm(now, self.me, from);
+        }
+        if let Body::Routing(RoutingMsg::Dsr(m)) = &p.body {
+            match m {
+                // §8.4.5 (heard errors): the link is gone for us too.
+                DsrMsg::Error { error, .. } => self.cache.remove_link(error.source, error.unreachable),
+                DsrMsg::Reply { reply, route } if self.cfg.snoop_routes => {
+                    // The reply's own route, and the way it travels back.
+                    let mut full = vec![p.dst];
+                    full.extend(&reply.addrs);
+                    let back = route.addrs.clone();
+                    if let Some(k) = full.iter().position(|&n| n == from) {
+                        self.learn_via(now, &full, k);
+                    }
+                    if let Some(k) = back.iter().position(|&n| n == from) {
+                        self.learn_via(now, &back, k);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
+        let Some(sr) = &p.sr else { return };
+        if sr.addrs.get(sr.at) != Some(&from) {
+            return;
+        }
+        let addrs = sr.addrs.clone();
+        let at = sr.at;
+        if self.cfg.snoop_routes {
+            // §3.4.1, §8.1.4: learn from the source route overheard.
+            self.learn_via(now, &addrs, at);
+        }
+        if self.cfg.gratuitous_replies {
+            self.shorten(now, from, to, &addrs, at, out);
+        }
+    }
+
+    /// §3.4.3, §8.3.5: we overheard `from` send to `to` a packet whose route
+    /// reaches us later: tell the route's source it can skip the hops between.
+    fn shorten(&mut self, now: SimTime, from: NodeId, to: NodeId, addrs: &[NodeId], at: usize, out: &mut Vec<RouteAction>) {
+        let Some(j) = addrs.iter().position(|&n| n == self.me) else { return };
+        if j <= at + 1 || addrs.get(at + 1) != Some(&to) {
+            return;
+        }
+        let source = addrs[0];
+        if source == self.me || self.grat_sent.contains_key(&(source, from)) {
+            return; // GratReplyHoldoff
+        }
+        self.grat_sent.insert((source, from), now);
+        let mut short: Vec<NodeId> = addrs[..=at].to_vec();
+        short.extend(&addrs[j..]);
+        if has_repeat(&short) {
+            return;
+        }
+        // The reply goes back along the first part of the route, from `from`.
+        let recorded: Vec<NodeId> = addrs[1..=at].to_vec();
+        self.send_reply(now, source, &recorded, short[1..].to_vec(), out);
+    }
+}

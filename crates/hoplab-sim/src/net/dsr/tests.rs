@@ -1,0 +1,445 @@
+//! DSR state-machine tests: single nodes driven by hand, and small networks
+//! on the TestNet bench (ideal links, 1 ms per hop, cut links fail after 7 ms).
+
+use super::*;
+use crate::net::routing::{LinkCause, Protocol, RouteAction, RouteNote, Router};
+use crate::net::testnet::TestNet;
+use crate::net::{DropReason, RoutingMsg};
+use crate::rng::{Purpose, Stream};
+use crate::time::{Dur, SimTime};
+use crate::wire::{Body, NodeId, Packet, SourceRoute, UdpDatagram, BROADCAST};
+
+fn node(me: NodeId, cfg: &DsrConfig) -> Dsr {
+    Dsr::new(me, cfg, Stream::new(1, me, Purpose::Routing))
+}
+
+fn net(up: Vec<Vec<bool>>, cfg: &DsrConfig) -> TestNet {
+    let routers = (0..up.len()).map(|i| Router::Dsr(Box::new(node(i as NodeId, cfg)))).collect();
+    TestNet::new(routers, up)
+}
+
+fn dsr(n: &mut TestNet, i: usize) -> &mut Dsr {
+    match &mut n.routers[i] {
+        Router::Dsr(d) => d,
+        _ => unreachable!(),
+    }
+}
+
+fn links(n: usize, pairs: &[(usize, usize)]) -> Vec<Vec<bool>> {
+    let mut up = vec![vec![false; n]; n];
+    for &(a, b) in pairs {
+        up[a][b] = true;
+        up[b][a] = true;
+    }
+    up
+}
+
+fn data(uid: u64, src: NodeId, dst: NodeId) -> Packet {
+    Packet::new(uid, src, dst, Body::Udp(UdpDatagram { flow: 0, seqno: uid, payload: 512 }), SimTime::ZERO)
+}
+
+fn dsr_msg(p: &Packet) -> Option<&DsrMsg> {
+    match &p.body {
+        Body::Routing(RoutingMsg::Dsr(m)) => Some(m),
+        _ => None,
+    }
+}
+
+fn sends(out: &[RouteAction]) -> Vec<(NodeId, &Packet)> {
+    out.iter()
+        .filter_map(|a| match a {
+            RouteAction::Send { next_hop, packet } => Some((*next_hop, packet)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn ms(x: u64) -> SimTime {
+    SimTime(Dur::from_millis(x).0)
+}
+
+/// Control packets of a kind sent by `node` (or anyone with None).
+fn sent_kind(n: &TestNet, node: Option<NodeId>, kind: &str) -> usize {
+    n.sent.iter().filter(|s| node.is_none_or(|x| s.1 == x) && dsr_msg(&s.3).is_some_and(|m| m.kind() == kind)).count()
+}
+
+fn ns2_cfg() -> DsrConfig {
+    DsrConfig::preset("ns2").unwrap()
+}
+
+#[test]
+fn message_and_source_route_sizes_are_byte_exact() {
+    // A 4-hop route: 3 intermediate addresses -> 4 + 4 + 4*3.
+    let sr = SourceRoute { addrs: vec![0, 1, 2, 3, 4], at: 0, salvage: 0 };
+    assert_eq!(sr.wire_size(), 8 + 4 * 3);
+    let rreq = DsrMsg::Request(RouteRequest { id: 1, target: 9, addrs: vec![1, 2], error: None });
+    assert_eq!(rreq.size(), 4 + 8 + 4 * 2);
+    assert_eq!(rreq.kind(), "dsr.rreq");
+    let err = RouteError { source: 2, dest: 0, unreachable: 3, salvage: 0 };
+    let rreq_e = DsrMsg::Request(RouteRequest { id: 1, target: 9, addrs: vec![], error: Some(err) });
+    assert_eq!(rreq_e.size(), 4 + 8 + 16);
+    // Reply listing 3 hops, returned over 2 hops (1 intermediate address).
+    let back = SourceRoute { addrs: vec![3, 1, 0], at: 0, salvage: 0 };
+    let rrep = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: back.clone() };
+    assert_eq!(rrep.size(), 4 + (3 + 12) + (4 + 4));
+    let rerr = DsrMsg::Error { error: err, route: back };
+    assert_eq!(rerr.size(), 4 + 16 + 8);
+    assert_eq!(DsrMsg::Ack(Ack { id: 5, ack_source: 1, ack_dest: 0 }).size(), 4 + 12);
+
+    // A packet originated over a cached 4-hop route carries the header.
+    let cfg = ns2_cfg();
+    let mut d = node(0, &cfg);
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3, 4]);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 4), &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].0, 1);
+    assert_eq!(s[0].1.extra_header, 20);
+    assert_eq!(s[0].1.size(), 20 + 20 + 8 + 512);
+}
+
+#[test]
+fn presets_and_validation() {
+    assert_eq!(DsrConfig::preset("ns2").unwrap(), DsrConfig::default());
+    assert_eq!(DsrConfig::default().maintenance, Maintenance::LinkLayer);
+    let uu = DsrConfig::preset("dsr-uu").unwrap();
+    assert_eq!(uu.maintenance, Maintenance::Passive);
+    assert!(uu.promiscuous && uu.salvage && uu.snoop_routes);
+    assert_eq!(uu.send_buffer_s, 30.0);
+    for p in DsrConfig::PRESETS {
+        assert!(DsrConfig::preset(p).unwrap().validate().is_ok());
+    }
+    let bad = DsrConfig { request_period_s: 0.0, ..DsrConfig::default() };
+    assert_eq!(bad.validate().unwrap_err().0, "request_period_s");
+    let bad = DsrConfig { max_salvage_count: 16, ..DsrConfig::default() };
+    assert_eq!(bad.validate().unwrap_err().0, "max_salvage_count");
+    let c: DsrConfig = toml::from_str("maintenance = \"network\"\nsend_buffer_packets = 10").unwrap();
+    assert_eq!(c.maintenance, Maintenance::Network);
+    assert!(toml::from_str::<DsrConfig>("bogus = 1").is_err());
+}
+
+/// A request from 0 that reached node 2 via 1, for target 5.
+fn request_at_2(addrs: Vec<NodeId>) -> Packet {
+    let m = DsrMsg::Request(RouteRequest { id: 7, target: 5, addrs, error: None });
+    let mut p = Packet::new(99, 0, BROADCAST, Body::Routing(RoutingMsg::Dsr(m)), SimTime::ZERO);
+    p.ttl = 200;
+    p
+}
+
+#[test]
+fn cached_reply_that_would_repeat_a_node_is_not_sent() {
+    let cfg = ns2_cfg();
+    let mut d = node(2, &cfg);
+    // The cached route to 5 goes back through 1, which the request already visited.
+    d.cache.add(SimTime::ZERO, &[2, 1, 5]);
+    let mut out = vec![];
+    d.receive(SimTime::ZERO, 1, request_at_2(vec![1]), &mut out);
+    assert!(sends(&out).is_empty(), "no cached reply with a loop: {out:?}");
+    // §8.2.3: the request propagates instead, after the broadcast jitter.
+    let t = d.poll_timeout().unwrap();
+    assert!(t <= ms(10));
+    out.clear();
+    d.handle_timeout(t, &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].0, BROADCAST);
+    match dsr_msg(s[0].1) {
+        Some(DsrMsg::Request(r)) => assert_eq!(r.addrs, vec![1, 2]),
+        m => panic!("expected a request, got {m:?}"),
+    }
+    assert_eq!(s[0].1.ttl, 199);
+}
+
+#[test]
+fn cached_reply_concatenates_routes() {
+    let cfg = ns2_cfg();
+    let mut d = node(2, &cfg);
+    d.cache.add(SimTime::ZERO, &[2, 3, 5]);
+    let mut out = vec![];
+    d.receive(SimTime::ZERO, 1, request_at_2(vec![1]), &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].0, 1, "the reply goes back the way the request came");
+    assert_eq!(s[0].1.dst, 0);
+    match dsr_msg(s[0].1) {
+        Some(DsrMsg::Reply { reply, route }) => {
+            assert_eq!(reply.addrs, vec![1, 2, 3, 5]);
+            assert_eq!(route.addrs, vec![2, 1, 0]);
+        }
+        m => panic!("expected a reply, got {m:?}"),
+    }
+    assert!(d.poll_timeout().is_none(), "answered from cache: no rebroadcast");
+}
+
+#[test]
+fn salvage_increments_count_and_drops_at_the_limit() {
+    let cfg = ns2_cfg();
+    let mut d = node(2, &cfg);
+    d.cache.add(SimTime::ZERO, &[2, 4, 5]);
+    let mut p = data(1, 0, 5);
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3, 5], at: 2, salvage: 3 }));
+    let mut out = vec![];
+    d.link_failed(ms(1), 3, p.clone(), &mut out);
+    let s = sends(&out);
+    let salvaged = s.iter().find(|(_, q)| q.uid == 1).expect("packet salvaged");
+    assert_eq!(salvaged.0, 4);
+    let sr = salvaged.1.sr.as_ref().unwrap();
+    assert_eq!((sr.addrs.clone(), sr.at, sr.salvage), (vec![2, 4, 5], 0, 4));
+    assert_eq!(salvaged.1.extra_header, sr.wire_size());
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Note(RouteNote::Salvaged))));
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Reclaim { next_hop: 3 })));
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Note(RouteNote::LinkBroken { neighbor: 3, cause: LinkCause::MacFeedback }))));
+    // A packet already salvaged MAX_SALVAGE_COUNT times is dropped (SAL).
+    p.uid = 2;
+    p.sr.as_mut().unwrap().salvage = 15;
+    out.clear();
+    d.reclaimed(ms(2), 3, vec![p], &mut out);
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Drop { reason: DropReason::Sal, packet } if packet.uid == 2)));
+    assert!(sends(&out).iter().all(|(_, q)| q.uid != 2));
+}
+
+#[test]
+fn nonpropagating_then_propagating_requests_back_off() {
+    let cfg = DsrConfig { send_buffer_s: 1000.0, max_request_rexmt: 6, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(2), &cfg);
+    n.send_data(0, 7); // nobody is node 7
+    n.run_until(SimTime::from_secs_f64(200.0));
+    let reqs: Vec<(f64, u8)> = n
+        .sent
+        .iter()
+        .filter(|s| s.1 == 0 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq"))
+        .map(|s| (s.0.as_secs_f64(), s.3.ttl))
+        .collect();
+    let want = [(0.0, 1), (0.03, 255), (0.53, 255), (1.53, 255), (3.53, 255), (7.53, 255), (15.53, 255)];
+    assert_eq!(reqs.len(), want.len(), "{reqs:?}");
+    for (got, want) in reqs.iter().zip(want) {
+        assert!((got.0 - want.0).abs() < 1e-9 && got.1 == want.1, "{reqs:?}");
+    }
+    // Node 1 rebroadcasts each propagating request but not the non-propagating one.
+    assert_eq!(sent_kind(&n, Some(1), "dsr.rreq"), 6);
+    let notes: Vec<_> = n.notes.iter().filter(|x| x.1 == 0).map(|x| (x.0.as_secs_f64(), x.2)).collect();
+    assert_eq!(notes[0], (0.0, RouteNote::DiscoveryStarted { dst: 7 }));
+    // After the 6th propagating request's 10 s wait (capped MaxRequestPeriod).
+    assert_eq!(notes[1].1, RouteNote::DiscoveryFailed { dst: 7 });
+    assert!((notes[1].0 - 25.53).abs() < 1e-9, "{notes:?}");
+}
+
+#[test]
+fn send_buffer_times_out() {
+    let cfg = ns2_cfg();
+    let mut n = net(TestNet::chain_links(2), &cfg);
+    n.send_data(0, 7);
+    n.run_until(SimTime::from_secs_f64(40.0));
+    assert_eq!(n.drops.len(), 1);
+    assert_eq!(n.drops[0].2, DropReason::Tout);
+    assert!((n.drops[0].0.as_secs_f64() - 30.0).abs() < 1e-9);
+    assert!(n.notes.iter().any(|x| x.2 == RouteNote::DiscoveryFailed { dst: 7 }));
+}
+
+#[test]
+fn discovery_over_a_chain_delivers_buffered_packets_in_order() {
+    let cfg = ns2_cfg();
+    let mut n = net(TestNet::chain_links(5), &cfg);
+    let uids: Vec<u64> = (0..5).map(|_| n.send_data(0, 4)).collect();
+    assert_eq!(dsr(&mut n, 0).buffered(), 5);
+    n.run_until(SimTime::from_secs_f64(2.0));
+    assert_eq!(n.delivered_uids(4), uids);
+    assert!(n.drops.is_empty(), "{:?}", n.drops);
+    for d in n.delivered.iter() {
+        assert_eq!(d.2.extra_header, 8 + 4 * 3);
+        assert_eq!(d.2.sr.as_ref().unwrap().addrs, vec![0, 1, 2, 3, 4]);
+    }
+    let notes: Vec<_> = n.notes.iter().filter(|x| x.1 == 0).map(|x| x.2).collect();
+    assert_eq!(notes, vec![RouteNote::DiscoveryStarted { dst: 4 }, RouteNote::DiscoveryDone { dst: 4 }]);
+    // The route came from the target: one reply per request copy it saw.
+    assert!(sent_kind(&n, Some(4), "dsr.rrep") >= 1);
+    let now = n.now;
+    assert!(dsr(&mut n, 0).has_route(now, 4));
+    // The destination learned the way back.
+    assert!(dsr(&mut n, 4).has_route(now, 0));
+}
+
+#[test]
+fn intermediate_node_replies_from_its_cache() {
+    let cfg = ns2_cfg();
+    let mut n = net(TestNet::chain_links(4), &cfg);
+    dsr(&mut n, 1).cache.add(SimTime::ZERO, &[1, 2, 3]);
+    let uid = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(1.0));
+    assert_eq!(n.delivered_uids(3), vec![uid]);
+    // The non-propagating request sufficed: node 1 answered it.
+    assert_eq!(sent_kind(&n, None, "dsr.rreq"), 1);
+    assert_eq!(sent_kind(&n, Some(1), "dsr.rrep"), 1);
+    assert_eq!(sent_kind(&n, Some(3), "dsr.rrep"), 0);
+    let now = n.now;
+    assert_eq!(dsr(&mut n, 0).cache.find(now, 3), Some(vec![0, 1, 2, 3]));
+}
+
+/// Discover 0 -> last over a chain with `cfg`, then send two packets back to
+/// back: the second must not be lost while the first awaits its ACK.
+fn two_packets_back_to_back(cfg: &DsrConfig) -> TestNet {
+    let mut n = net(TestNet::chain_links(4), cfg);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(1.0));
+    let a = n.send_data(0, 3);
+    let b = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(2.0));
+    let got = n.delivered_uids(3);
+    assert!(got.contains(&a) && got.contains(&b), "{got:?}");
+    assert!(n.drops.is_empty(), "{:?}", n.drops);
+    n
+}
+
+#[test]
+fn network_acks_never_lose_a_packet_waiting_behind_another() {
+    let n = two_packets_back_to_back(&DsrConfig { maintenance: Maintenance::Network, ..ns2_cfg() });
+    // Every hop acknowledged the first packets; holdoff spares later ones.
+    assert!(sent_kind(&n, Some(1), "dsr.ack") >= 1);
+    assert!(sent_kind(&n, Some(3), "dsr.ack") >= 1);
+    assert!(!n.notes.iter().any(|x| matches!(x.2, RouteNote::LinkBroken { .. })));
+}
+
+#[test]
+fn passive_acks_suffice_until_the_last_hop() {
+    let cfg = DsrConfig::preset("dsr-uu").unwrap();
+    let n = two_packets_back_to_back(&cfg);
+    // Nodes 1 and 2 forward (passive ACK to 0 and 1); only the destination,
+    // which forwards nothing, is asked for a network-layer ACK.
+    assert_eq!(sent_kind(&n, Some(1), "dsr.ack"), 0);
+    assert_eq!(sent_kind(&n, Some(2), "dsr.ack"), 0);
+    assert!(sent_kind(&n, Some(3), "dsr.ack") >= 1);
+    // No retransmissions: each data packet left node 0 once.
+    let from0 = n.sent.iter().filter(|s| s.1 == 0 && !s.3.is_routing()).count();
+    assert_eq!(from0, 3);
+    assert!(!n.notes.iter().any(|x| matches!(x.2, RouteNote::LinkBroken { .. })));
+}
+
+/// 0-1-2-3 with a detour 2-4-3; node 2 knows the detour.
+fn detour_net(cfg: &DsrConfig) -> TestNet {
+    let mut n = net(links(5, &[(0, 1), (1, 2), (2, 3), (2, 4), (4, 3)]), cfg);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(1.0));
+    assert_eq!(n.delivered.len(), 1);
+    let now = n.now;
+    assert_eq!(dsr(&mut n, 0).cache.find(now, 3), Some(vec![0, 1, 2, 3]));
+    dsr(&mut n, 2).cache.add(now, &[2, 4, 3]);
+    n
+}
+
+fn cut_and_send(n: &mut TestNet) -> u64 {
+    n.set_link(2, 3, false);
+    let uid = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(3.0));
+    assert!(n.delivered_uids(3).contains(&uid), "salvaged packet delivered");
+    let d = n.delivered.iter().find(|d| d.2.uid == uid).unwrap();
+    let sr = d.2.sr.as_ref().unwrap();
+    assert_eq!((sr.addrs.clone(), sr.salvage), (vec![2, 4, 3], 1));
+    assert!(n.notes.iter().any(|x| x.1 == 2 && x.2 == RouteNote::Salvaged));
+    assert!(n.drops.iter().all(|x| x.3.uid != uid), "{:?}", n.drops);
+    uid
+}
+
+#[test]
+fn cut_link_is_salvaged_onto_a_cached_detour() {
+    let mut n = detour_net(&ns2_cfg());
+    cut_and_send(&mut n);
+    assert!(n.notes.iter().any(|x| x.1 == 2 && x.2 == RouteNote::LinkBroken { neighbor: 3, cause: LinkCause::MacFeedback }));
+}
+
+#[test]
+fn route_error_reaches_the_source_and_removes_the_link() {
+    let mut n = detour_net(&ns2_cfg());
+    assert!(dsr(&mut n, 0).cache.has_link(2, 3));
+    cut_and_send(&mut n);
+    assert!(n.notes.iter().any(|x| x.1 == 2 && x.2 == RouteNote::RouteErrorSent));
+    let got_error = n.sent.iter().any(|s| s.2 == 0 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rerr"));
+    assert!(got_error, "the error was forwarded to node 0");
+    assert!(!dsr(&mut n, 0).cache.has_link(2, 3));
+    assert!(!dsr(&mut n, 1).cache.has_link(2, 3));
+    // The next packet takes a route without the broken link.
+    let uid = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(5.0));
+    let d = n.delivered.iter().find(|d| d.2.uid == uid).expect("delivered");
+    let sr = d.2.sr.as_ref().unwrap();
+    assert!(!sr.addrs.windows(2).any(|w| w == [2, 3]), "{:?}", sr.addrs);
+}
+
+#[test]
+fn missing_acks_break_the_link_and_salvage_the_maintenance_buffer() {
+    let cfg = DsrConfig::preset("dsr-uu").unwrap();
+    let mut n = detour_net(&cfg);
+    n.run_until(SimTime::from_secs_f64(1.5)); // past MaintHoldoffTime
+    let uid = cut_and_send(&mut n);
+    let broken: Vec<_> = n.notes.iter().filter(|x| matches!(x.2, RouteNote::LinkBroken { .. })).collect();
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert_eq!((broken[0].1, broken[0].2), (2, RouteNote::LinkBroken { neighbor: 3, cause: LinkCause::NoAck }));
+    // Next hop 3 is the destination: ACK requests from the start, then
+    // MaxMaintRexmt (2) retransmissions 100 ms apart, then the break.
+    let t = broken[0].0.as_secs_f64() - 1.5;
+    assert!((t - (0.002 + 0.3)).abs() < 1e-6, "{t}");
+    let tries = n.sent.iter().filter(|s| s.1 == 2 && s.2 == 3 && s.3.uid == uid).count();
+    assert_eq!(tries, 3);
+}
+
+#[test]
+fn overhearing_a_later_hop_sends_a_gratuitous_reply_that_shortens_the_route() {
+    // 0-1-2-3, and 2 also hears 0 directly.
+    let mut n = net(links(4, &[(0, 1), (1, 2), (2, 3), (0, 2)]), &ns2_cfg());
+    dsr(&mut n, 0).cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(0.1));
+    // Node 2 overheard 0 -> 1 and told 0 it can skip node 1.
+    let grat: Vec<_> = n.sent.iter().filter(|s| s.1 == 2 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rrep")).collect();
+    assert_eq!(grat.len(), 1);
+    assert_eq!(grat[0].2, 0);
+    let now = n.now;
+    assert_eq!(dsr(&mut n, 0).cache.find(now, 3), Some(vec![0, 2, 3]));
+    let uid = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(0.2));
+    let d = n.delivered.iter().find(|d| d.2.uid == uid).unwrap();
+    assert_eq!(d.2.sr.as_ref().unwrap().addrs, vec![0, 2, 3]);
+    // GratReplyHoldoff: no second reply for the same shortcut within 1 s.
+    assert_eq!(n.sent.iter().filter(|s| s.1 == 2 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rrep")).count(), 1);
+}
+
+#[test]
+fn full_send_buffer_drops_the_oldest() {
+    let cfg = DsrConfig { send_buffer_packets: 3, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(2), &cfg);
+    let uids: Vec<u64> = (0..4).map(|_| n.send_data(0, 7)).collect();
+    assert_eq!(n.drops.len(), 1);
+    assert_eq!((n.drops[0].2, n.drops[0].3.uid), (DropReason::Qfull, uids[0]));
+    assert_eq!(dsr(&mut n, 0).buffered(), 3);
+    // One discovery for all of them.
+    assert_eq!(n.notes.iter().filter(|x| matches!(x.2, RouteNote::DiscoveryStarted { .. })).count(), 1);
+}
+
+#[test]
+fn route_error_rides_on_the_next_request() {
+    let cfg = ns2_cfg();
+    let mut d = node(0, &cfg);
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let error = RouteError { source: 2, dest: 0, unreachable: 3, salvage: 0 };
+    let route = SourceRoute { addrs: vec![2, 1, 0], at: 1, salvage: 0 };
+    let p = Packet::new(50, 2, 0, Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route })), SimTime::ZERO);
+    let mut out = vec![];
+    d.receive(SimTime::ZERO, 1, p, &mut out);
+    assert!(!d.has_route(SimTime::ZERO, 3));
+    assert!(d.has_route(SimTime::ZERO, 2));
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    let req = sends(&out).into_iter().find_map(|(_, p)| match dsr_msg(p) {
+        Some(DsrMsg::Request(r)) => Some(r.clone()),
+        _ => None,
+    });
+    assert_eq!(req.unwrap().error, Some(error));
+    // A neighbour that receives it forgets the link before answering.
+    let mut nb = node(1, &cfg);
+    nb.cache.add(SimTime::ZERO, &[1, 2, 3]);
+    let m = DsrMsg::Request(RouteRequest { id: 1, target: 3, addrs: vec![], error: Some(error) });
+    let mut q = Packet::new(51, 0, BROADCAST, Body::Routing(RoutingMsg::Dsr(m)), SimTime::ZERO);
+    q.ttl = 1;
+    out.clear();
+    nb.receive(SimTime::ZERO, 0, q, &mut out);
+    assert!(sends(&out).is_empty(), "no stale cached reply: {out:?}");
+}
