@@ -94,6 +94,12 @@ impl Dsdv {
         self.queues.get(&dst).map_or(0, |q| q.len())
     }
 
+    /// Take every data packet still waiting for a route, by destination (for
+    /// END accounting when the run stops; ns-2's queues never time out).
+    pub fn take_queued(&mut self) -> Vec<Packet> {
+        std::mem::take(&mut self.queues).into_values().flatten().collect()
+    }
+
     /// ns-2 `jitter(max, be_random_)`: uniform [0, max), or 0 when off.
     fn jitter(&mut self, max_s: f64) -> Dur {
         if self.cfg.jitter {
