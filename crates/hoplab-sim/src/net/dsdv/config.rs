@@ -1,0 +1,120 @@
+//! DSDV parameters. Defaults are ns-2's (`tcl/lib/ns-default.tcl` and the
+//! constants of `dsdv/dsdv.cc`, `dsdv/dsdv.h`, ns-2.35).
+
+use serde::{Deserialize, Serialize};
+
+/// How many bytes an update is charged on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PacketFormat {
+    /// 8-byte UDP header + 4-byte header (entry count, padded) + 12 bytes
+    /// per entry (destination 4, sequence number 4, metric 4).
+    Udp,
+    /// What ns-2 charges: `hdrc->size_ = change_count * 12 + IP_HDR_LEN`
+    /// (dsdv.cc `makeUpdate`), i.e. 12 bytes per entry above IP and no
+    /// transport or DSDV header (the agent sits on ns-2's ROUTER_PORT).
+    Ns2,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DsdvConfig {
+    /// Mean spacing of full dumps; each period is drawn from
+    /// `periodic_update_s * [0.75, 1.0)` (ns-2 `perup_` 15).
+    pub periodic_update_s: f64,
+    /// Periods without an update from a neighbour before its routes are
+    /// declared broken (ns-2 `min_update_periods_` 3).
+    pub min_update_periods: u32,
+    /// Hold back advertising a route with a new sequence number for twice
+    /// its weighted settling time (paper §III-E; ns-2 always does this).
+    pub use_settling: bool,
+    /// Initial weighted settling time of a new destination (ns-2 `wst0_` 6).
+    pub settling_initial_s: f64,
+    /// Weight of the past in the settling-time average (ns-2 `alpha_` 0.875).
+    pub settling_alpha: f64,
+    /// Send incremental updates when a metric changes (off: full dumps only).
+    pub triggered_updates: bool,
+    /// Also trigger on a fresh sequence number with the same metric
+    /// (ns-2 `TRIGGER_UPDATE_ON_FRESH_SEQNUM`, undefined by default).
+    pub trigger_on_new_seqno: bool,
+    /// Minimum spacing of triggered updates (ns-2 `DSDV_MIN_TUP_PERIOD` 1 s).
+    pub min_triggered_interval_s: f64,
+    /// Randomise timers (ns-2 `be_random_` 1). Off, every random draw is 0:
+    /// no start-up or broadcast jitter and periods of exactly
+    /// `0.75 * periodic_update_s`, as ns-2 does.
+    pub jitter: bool,
+    /// First full dump at uniform [0, this) after start (ns-2
+    /// `DSDV_STARTUP_JITTER` 2 s).
+    pub startup_jitter_s: f64,
+    /// Every update leaves after uniform [0, this) (ns-2
+    /// `DSDV_BROADCAST_JITTER` 0.01 s).
+    pub broadcast_jitter_s: f64,
+    /// Act on link-layer feedback: a failed unicast breaks every route via
+    /// that neighbour (ns-2 `use_mac_`, 0 by default: "Performance suffers
+    /// with this on"; the packet is then dropped as CBK).
+    pub use_mac: bool,
+    /// Data packets held per destination without a route; the oldest is
+    /// dropped beyond this (ns-2 `MAX_QUEUE_LENGTH` 5, DROP_RTR_QFULL).
+    pub max_queue_len: u32,
+    pub packet_format: PacketFormat,
+}
+
+impl Default for DsdvConfig {
+    fn default() -> Self {
+        DsdvConfig {
+            periodic_update_s: 15.0,
+            min_update_periods: 3,
+            use_settling: true,
+            settling_initial_s: 6.0,
+            settling_alpha: 0.875,
+            triggered_updates: true,
+            trigger_on_new_seqno: false,
+            min_triggered_interval_s: 1.0,
+            jitter: true,
+            startup_jitter_s: 2.0,
+            broadcast_jitter_s: 0.01,
+            use_mac: false,
+            max_queue_len: 5,
+            packet_format: PacketFormat::Udp,
+        }
+    }
+}
+
+impl DsdvConfig {
+    /// `ns2`: ns-2.35 defaults. `ns2_mac`: the same with `use_mac_ 1`
+    /// (link-layer feedback breaks routes at once).
+    pub const PRESETS: &'static [&'static str] = &["ns2", "ns2_mac"];
+
+    pub fn preset(name: &str) -> Option<DsdvConfig> {
+        match name {
+            "ns2" => Some(DsdvConfig::default()),
+            "ns2_mac" => Some(DsdvConfig { use_mac: true, ..DsdvConfig::default() }),
+            _ => None,
+        }
+    }
+
+    /// Check values; Err((field, message)).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        fn nonneg(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
+            if v.is_finite() && v >= 0.0 {
+                Ok(())
+            } else {
+                Err((field, format!("must be a finite number >= 0, got {v}")))
+            }
+        }
+        if !(self.periodic_update_s.is_finite() && self.periodic_update_s > 0.0) {
+            return Err(("periodic_update_s", format!("must be > 0, got {}", self.periodic_update_s)));
+        }
+        if self.min_update_periods == 0 {
+            return Err(("min_update_periods", "must be at least 1".into()));
+        }
+        nonneg("settling_initial_s", self.settling_initial_s)?;
+        if !(0.0..=1.0).contains(&self.settling_alpha) {
+            return Err(("settling_alpha", format!("must be in [0, 1], got {}", self.settling_alpha)));
+        }
+        nonneg("min_triggered_interval_s", self.min_triggered_interval_s)?;
+        nonneg("startup_jitter_s", self.startup_jitter_s)?;
+        nonneg("broadcast_jitter_s", self.broadcast_jitter_s)?;
+        Ok(())
+    }
+}
