@@ -470,7 +470,7 @@ fn rerr_reaches_source_which_rediscovers_around_the_break() {
     assert_eq!(n.delivered_uids(4), vec![first, again]);
     let starts = n.notes.iter().filter(|x| x.1 == 0 && x.2 == RouteNote::DiscoveryStarted { dst: 4 }).count();
     assert_eq!(starts, 2);
-    let last_rreq = n.sent.iter().filter(|s| s.1 == 0 && matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).next_back().unwrap();
+    let last_rreq = n.sent.iter().rfind(|s| s.1 == 0 && matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).unwrap();
     assert_eq!(last_rreq.3.ttl, 6);
     assert_eq!(aodv(&n, 3).table.get(4).unwrap().next_hop, 5);
     assert_eq!(aodv(&n, 0).table.get(4).unwrap().hops, 5);
