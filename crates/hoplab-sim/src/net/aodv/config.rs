@@ -1,0 +1,243 @@
+//! AODV parameters (RFC 3561 §10), the switches for its options, and the
+//! presets the seeds use.
+
+use crate::time::Dur;
+use serde::{Deserialize, Serialize};
+
+/// How a broken link to a next hop is noticed (RFC 3561 §6.10; seed 000
+/// §4.2 calls the two variants AODV-LL and AODV-HELLO).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkDetection {
+    /// HELLO messages (§6.9): a neighbour is lost after
+    /// ALLOWED_HELLO_LOSS * HELLO_INTERVAL without hearing from it.
+    Hello,
+    /// The MAC's report that a unicast exhausted its retries (§6.10).
+    LinkLayer,
+    /// Both.
+    Both,
+}
+
+impl LinkDetection {
+    pub fn hello(self) -> bool {
+        matches!(self, LinkDetection::Hello | LinkDetection::Both)
+    }
+    pub fn link_layer(self) -> bool {
+        matches!(self, LinkDetection::LinkLayer | LinkDetection::Both)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AodvConfig {
+    /// Link-failure detection: "hello", "link_layer" or "both".
+    pub link_detection: LinkDetection,
+    /// HELLO_INTERVAL (s).
+    pub hello_interval_s: f64,
+    /// ALLOWED_HELLO_LOSS.
+    pub allowed_hello_loss: u32,
+    /// Send HELLOs even when the node is not part of an active route.
+    /// RFC 3561 §6.9 says a node SHOULD only send them when it is;
+    /// AODV-UU and ns-2 send them always.
+    pub hello_always: bool,
+    /// Any packet from a neighbour proves the link (RFC 3561 §6.9). When
+    /// false, only AODV messages do (AODV-UU, seed 000 §4.2).
+    pub data_counts_as_hello: bool,
+    /// ACTIVE_ROUTE_TIMEOUT (s). MY_ROUTE_TIMEOUT is twice this.
+    pub active_route_timeout_s: f64,
+    /// K in DELETE_PERIOD = K * max(ACTIVE_ROUTE_TIMEOUT, HELLO_INTERVAL).
+    pub delete_period_k: u32,
+    /// NET_DIAMETER (hops).
+    pub net_diameter: u8,
+    /// NODE_TRAVERSAL_TIME (s). NET_TRAVERSAL_TIME = 2 * this * NET_DIAMETER,
+    /// PATH_DISCOVERY_TIME = 2 * NET_TRAVERSAL_TIME.
+    pub node_traversal_time_s: f64,
+    /// TIMEOUT_BUFFER in RING_TRAVERSAL_TIME.
+    pub timeout_buffer: u32,
+    /// Use the expanding ring search of §6.4; otherwise every RREQ goes
+    /// NET_DIAMETER hops.
+    pub expanding_ring: bool,
+    /// TTL_START.
+    pub ttl_start: u8,
+    /// TTL_INCREMENT.
+    pub ttl_increment: u8,
+    /// TTL_THRESHOLD.
+    pub ttl_threshold: u8,
+    /// RREQ_RETRIES: extra attempts at TTL = NET_DIAMETER after the first.
+    pub rreq_retries: u32,
+    /// RERR_RATELIMIT: RERRs originated per second at most.
+    pub rerr_ratelimit: u32,
+    /// Local repair of §6.12.
+    pub local_repair: bool,
+    /// MAX_REPAIR_TTL (0.3 * NET_DIAMETER).
+    pub max_repair_ttl: u8,
+    /// LOCAL_ADD_TTL.
+    pub local_add_ttl: u8,
+    /// Set the 'G' flag in our RREQs so intermediate repliers also send a
+    /// gratuitous RREP to the destination (§6.6.3).
+    pub gratuitous_rrep: bool,
+    /// Set the 'D' flag in our RREQs: only the destination answers (§5.1).
+    pub destination_only: bool,
+    /// Packets buffered while routes are discovered (all destinations
+    /// together; ns-2 AODV_RTQ_MAX_LEN = 64). The oldest goes when full.
+    pub buffer_packets: usize,
+    /// How long a packet may wait for a route (ns-2 AODV_RTQ_TIMEOUT 30 s).
+    pub buffer_timeout_s: f64,
+    /// Broadcast AODV messages are delayed by a uniform draw in
+    /// [0, this] (ns-2 and AODV-UU jitter broadcasts by up to 10 ms).
+    pub broadcast_jitter_s: f64,
+}
+
+impl Default for AodvConfig {
+    fn default() -> Self {
+        AodvConfig::rfc3561()
+    }
+}
+
+impl AodvConfig {
+    pub const PRESETS: &'static [&'static str] = &["rfc3561", "aodv-uu"];
+
+    pub fn preset(name: &str) -> Option<AodvConfig> {
+        match name {
+            "rfc3561" => Some(AodvConfig::rfc3561()),
+            "aodv-uu" => Some(AodvConfig::aodv_uu()),
+            _ => None,
+        }
+    }
+
+    /// RFC 3561 §10 defaults. §6.10 prefers link-layer notification where
+    /// the link layer gives it (802.11 does).
+    fn rfc3561() -> AodvConfig {
+        AodvConfig {
+            link_detection: LinkDetection::LinkLayer,
+            hello_interval_s: 1.0,
+            allowed_hello_loss: 2,
+            hello_always: false,
+            data_counts_as_hello: true,
+            active_route_timeout_s: 3.0,
+            delete_period_k: 5,
+            net_diameter: 35,
+            node_traversal_time_s: 0.040,
+            timeout_buffer: 2,
+            expanding_ring: true,
+            ttl_start: 1,
+            ttl_increment: 2,
+            ttl_threshold: 7,
+            rreq_retries: 2,
+            rerr_ratelimit: 10,
+            local_repair: false,
+            max_repair_ttl: 10,
+            local_add_ttl: 2,
+            gratuitous_rrep: false,
+            destination_only: false,
+            buffer_packets: 64,
+            buffer_timeout_s: 30.0,
+            broadcast_jitter_s: 0.010,
+        }
+    }
+
+    /// AODV-UU as seed 003 Table 1 ran it: expanding ring on, TTL start 2,
+    /// increment 2, no local repair, active route timeout 5 s, no
+    /// link-layer feedback (HELLOs every 1 s, sent always, data not counted).
+    fn aodv_uu() -> AodvConfig {
+        AodvConfig {
+            link_detection: LinkDetection::Hello,
+            hello_always: true,
+            data_counts_as_hello: false,
+            active_route_timeout_s: 5.0,
+            ttl_start: 2,
+            ..AodvConfig::rfc3561()
+        }
+    }
+
+    /// Check values; Err((field, message)).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        fn pos(name: &'static str, v: f64) -> Result<(), (&'static str, String)> {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err((name, format!("must be a positive number of seconds, got {v}")))
+            }
+        }
+        pos("hello_interval_s", self.hello_interval_s)?;
+        pos("active_route_timeout_s", self.active_route_timeout_s)?;
+        pos("node_traversal_time_s", self.node_traversal_time_s)?;
+        pos("buffer_timeout_s", self.buffer_timeout_s)?;
+        if !(self.broadcast_jitter_s.is_finite() && self.broadcast_jitter_s >= 0.0) {
+            return Err(("broadcast_jitter_s", format!("must be >= 0, got {}", self.broadcast_jitter_s)));
+        }
+        if self.allowed_hello_loss == 0 {
+            return Err(("allowed_hello_loss", "must be at least 1".into()));
+        }
+        if self.delete_period_k == 0 {
+            return Err(("delete_period_k", "must be at least 1".into()));
+        }
+        if self.net_diameter == 0 {
+            return Err(("net_diameter", "must be at least 1".into()));
+        }
+        if self.ttl_start == 0 {
+            return Err(("ttl_start", "must be at least 1".into()));
+        }
+        if self.ttl_increment == 0 {
+            return Err(("ttl_increment", "must be at least 1".into()));
+        }
+        if self.ttl_threshold > self.net_diameter {
+            return Err(("ttl_threshold", format!("must not exceed net_diameter ({})", self.net_diameter)));
+        }
+        if self.max_repair_ttl == 0 {
+            return Err(("max_repair_ttl", "must be at least 1".into()));
+        }
+        if self.buffer_packets == 0 {
+            return Err(("buffer_packets", "must be at least 1".into()));
+        }
+        // RFC 3561 §10: with HELLOs, ACTIVE_ROUTE_TIMEOUT MUST exceed
+        // ALLOWED_HELLO_LOSS * HELLO_INTERVAL.
+        if self.link_detection.hello()
+            && self.active_route_timeout_s <= self.allowed_hello_loss as f64 * self.hello_interval_s
+        {
+            return Err((
+                "active_route_timeout_s",
+                format!(
+                    "must exceed allowed_hello_loss * hello_interval_s ({}) when HELLOs are used (RFC 3561 §10)",
+                    self.allowed_hello_loss as f64 * self.hello_interval_s
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    // Derived constants of RFC 3561 §10.
+
+    pub(crate) fn active_route_timeout(&self) -> Dur {
+        Dur::from_secs_f64(self.active_route_timeout_s)
+    }
+    pub(crate) fn my_route_timeout(&self) -> Dur {
+        self.active_route_timeout().mul(2)
+    }
+    pub(crate) fn hello_interval(&self) -> Dur {
+        Dur::from_secs_f64(self.hello_interval_s)
+    }
+    /// ALLOWED_HELLO_LOSS * HELLO_INTERVAL.
+    pub(crate) fn hello_loss_time(&self) -> Dur {
+        self.hello_interval().mul(self.allowed_hello_loss as u64)
+    }
+    pub(crate) fn node_traversal_time(&self) -> Dur {
+        Dur::from_secs_f64(self.node_traversal_time_s)
+    }
+    pub(crate) fn net_traversal_time(&self) -> Dur {
+        self.node_traversal_time().mul(2 * self.net_diameter as u64)
+    }
+    pub(crate) fn path_discovery_time(&self) -> Dur {
+        self.net_traversal_time().mul(2)
+    }
+    pub(crate) fn delete_period(&self) -> Dur {
+        self.active_route_timeout().max(self.hello_interval()).mul(self.delete_period_k as u64)
+    }
+    /// RING_TRAVERSAL_TIME = 2 * NODE_TRAVERSAL_TIME * (TTL_VALUE + TIMEOUT_BUFFER).
+    pub(crate) fn ring_traversal_time(&self, ttl: u8) -> Dur {
+        self.node_traversal_time().mul(2 * (ttl as u64 + self.timeout_buffer as u64))
+    }
+    pub(crate) fn buffer_timeout(&self) -> Dur {
+        Dur::from_secs_f64(self.buffer_timeout_s)
+    }
+}

@@ -1,0 +1,178 @@
+//! The AODV route table (RFC 3561 §2, §6.1, §6.2): destination sequence
+//! numbers, the rules that decide when new information replaces old, and
+//! precursor lists.
+
+use super::msg::fresher;
+use crate::time::SimTime;
+use crate::wire::NodeId;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// An active route: may forward data until `lifetime`.
+    Valid,
+    /// Kept until `lifetime` (DELETE_PERIOD) for its sequence number and
+    /// hop count (§6.11, §6.4).
+    Invalid,
+    /// A local repair is under way (§6.12): data is buffered, not dropped.
+    Repairing,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Route {
+    pub dst: NodeId,
+    pub seqno: u32,
+    /// The "valid destination sequence number" flag.
+    pub valid_seqno: bool,
+    pub state: State,
+    pub hops: u8,
+    pub next_hop: NodeId,
+    /// Neighbours that may forward through us toward `dst` (§6.2).
+    pub precursors: BTreeSet<NodeId>,
+    /// Expiry when valid, deletion time when invalid.
+    pub lifetime: SimTime,
+    /// Carried data since it last became valid: the node is "part of an
+    /// active route" (§6.9).
+    pub used: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Table {
+    pub routes: BTreeMap<NodeId, Route>,
+}
+
+impl Table {
+    pub fn get(&self, dst: NodeId) -> Option<&Route> {
+        self.routes.get(&dst)
+    }
+    pub fn get_mut(&mut self, dst: NodeId) -> Option<&mut Route> {
+        self.routes.get_mut(&dst)
+    }
+
+    /// A valid, unexpired route.
+    pub fn valid(&self, dst: NodeId, now: SimTime) -> Option<&Route> {
+        self.routes.get(&dst).filter(|r| r.state == State::Valid && r.lifetime > now)
+    }
+
+    /// Offer a route with a known sequence number. It replaces the entry
+    /// when the entry has no valid sequence number, when `seqno` is fresher,
+    /// or when it is equal and the entry is not valid or `hops` is smaller
+    /// (§6.2, §6.7 (i)-(iv)); stale information is discarded (§6.1).
+    /// `lifetime` is the new expiry; with `extend_only` an entry keeps a
+    /// later expiry it already had (§6.5 reverse routes). Returns whether
+    /// the table changed.
+    pub fn offer(
+        &mut self,
+        dst: NodeId,
+        seqno: u32,
+        hops: u8,
+        next_hop: NodeId,
+        lifetime: SimTime,
+        extend_only: bool,
+    ) -> bool {
+        match self.routes.get_mut(&dst) {
+            None => {
+                self.routes.insert(
+                    dst,
+                    Route {
+                        dst,
+                        seqno,
+                        valid_seqno: true,
+                        state: State::Valid,
+                        hops,
+                        next_hop,
+                        precursors: BTreeSet::new(),
+                        lifetime,
+                        used: false,
+                    },
+                );
+                true
+            }
+            Some(r) => {
+                let better = !r.valid_seqno
+                    || fresher(seqno, r.seqno)
+                    || (seqno == r.seqno && (r.state != State::Valid || hops < r.hops));
+                if !better {
+                    return false;
+                }
+                let keep = extend_only && r.state == State::Valid && r.lifetime > lifetime;
+                if r.state != State::Valid {
+                    r.used = false;
+                }
+                r.seqno = seqno;
+                r.valid_seqno = true;
+                r.state = State::Valid;
+                r.hops = hops;
+                r.next_hop = next_hop;
+                if !keep {
+                    r.lifetime = lifetime;
+                }
+                true
+            }
+        }
+    }
+
+    /// The route to a neighbour we just heard from, learned without a
+    /// sequence number (§6.5, §6.7: "without a valid sequence number").
+    /// The entry keeps its sequence number; its expiry only grows.
+    pub fn neighbor(&mut self, nb: NodeId, lifetime: SimTime) {
+        let r = self.routes.entry(nb).or_insert_with(|| Route {
+            dst: nb,
+            seqno: 0,
+            valid_seqno: false,
+            state: State::Invalid,
+            hops: 1,
+            next_hop: nb,
+            precursors: BTreeSet::new(),
+            lifetime,
+            used: false,
+        });
+        if r.state != State::Valid {
+            r.used = false;
+            r.lifetime = lifetime;
+        } else {
+            r.lifetime = r.lifetime.max(lifetime);
+        }
+        r.state = State::Valid;
+        r.hops = 1;
+        r.next_hop = nb;
+    }
+
+    /// Mark a route invalid until `delete_at`. On a broken link the
+    /// sequence number is incremented (§6.1, §6.11 cases (i) and (ii)).
+    pub fn invalidate(&mut self, dst: NodeId, delete_at: SimTime, bump_seqno: bool) {
+        if let Some(r) = self.routes.get_mut(&dst) {
+            if bump_seqno && r.valid_seqno {
+                r.seqno = r.seqno.wrapping_add(1);
+            }
+            r.state = State::Invalid;
+            r.lifetime = delete_at;
+        }
+    }
+
+    /// Valid or repairing destinations whose next hop is `nb`, ascending.
+    pub fn via(&self, nb: NodeId) -> Vec<NodeId> {
+        self.routes
+            .values()
+            .filter(|r| r.state != State::Invalid && r.next_hop == nb)
+            .map(|r| r.dst)
+            .collect()
+    }
+
+    /// Extend a valid route's expiry to at least `until`; `used` marks it
+    /// as carrying data (§6.2: routes in use).
+    pub fn extend(&mut self, dst: NodeId, now: SimTime, until: SimTime, used: bool) {
+        if let Some(r) = self.routes.get_mut(&dst) {
+            if r.state == State::Valid && r.lifetime > now {
+                r.lifetime = r.lifetime.max(until);
+                r.used |= used;
+            }
+        }
+    }
+
+    pub fn add_precursor(&mut self, dst: NodeId, p: NodeId) {
+        if let Some(r) = self.routes.get_mut(&dst) {
+            r.precursors.insert(p);
+        }
+    }
+}

@@ -1,0 +1,640 @@
+//! AODV state-machine tests: table rules on their own, single nodes fed by
+//! hand, and small networks on the TestNet bench.
+
+use super::*;
+use crate::net::testnet::TestNet;
+use crate::net::Router;
+use crate::rng::Purpose;
+use crate::wire::UdpDatagram;
+
+fn t(s: f64) -> SimTime {
+    SimTime::from_secs_f64(s)
+}
+
+/// RFC defaults without jitter, so times are exact.
+fn cfg() -> AodvConfig {
+    AodvConfig { broadcast_jitter_s: 0.0, ..AodvConfig::default() }
+}
+
+fn node(me: NodeId, c: &AodvConfig) -> Aodv {
+    Aodv::new(me, c, Stream::new(7, me, Purpose::Routing))
+}
+
+fn net(c: &AodvConfig, up: Vec<Vec<bool>>) -> TestNet {
+    let routers = (0..up.len() as NodeId).map(|i| Router::Aodv(Box::new(node(i, c)))).collect();
+    TestNet::new(routers, up)
+}
+
+fn aodv(n: &TestNet, i: usize) -> &Aodv {
+    match &n.routers[i] {
+        Router::Aodv(a) => a,
+        _ => unreachable!(),
+    }
+}
+
+fn msg(p: &Packet) -> Option<&AodvMsg> {
+    match &p.body {
+        Body::Routing(RoutingMsg::Aodv(m)) => Some(m),
+        _ => None,
+    }
+}
+
+fn has_note(out: &[RouteAction], n: RouteNote) -> bool {
+    out.iter().any(|x| matches!(x, RouteAction::Note(m) if *m == n))
+}
+
+fn data(uid: u64, src: NodeId, dst: NodeId) -> Packet {
+    Packet::new(uid, src, dst, Body::Udp(UdpDatagram { flow: 0, seqno: uid, payload: 512 }), SimTime::ZERO)
+}
+
+fn ctl(from: NodeId, ttl: u8, m: AodvMsg) -> Packet {
+    let mut p = Packet::new(1, from, BROADCAST, Body::Routing(RoutingMsg::Aodv(m)), SimTime::ZERO);
+    p.ttl = ttl;
+    p
+}
+
+fn rreq(orig: NodeId, id: u32, dst: NodeId) -> Rreq {
+    Rreq {
+        gratuitous: false,
+        dest_only: false,
+        unknown_seqno: true,
+        hop_count: 0,
+        rreq_id: id,
+        dst,
+        dst_seqno: 0,
+        orig,
+        orig_seqno: 1,
+    }
+}
+
+/// Run a lone node's timers up to `until`.
+fn drive(a: &mut Aodv, until: SimTime, out: &mut Vec<RouteAction>) {
+    while let Some(w) = a.poll_timeout() {
+        if w > until {
+            break;
+        }
+        a.handle_timeout(w, out);
+    }
+}
+
+/// A chain 0-1-2-3-4 plus node 5 linked to 3 and 4 (seed 003's node F).
+fn chain_with_bypass() -> Vec<Vec<bool>> {
+    let mut up = TestNet::chain_links(6);
+    up[4][5] = false;
+    up[5][4] = false;
+    for (a, b) in [(3, 5), (5, 3), (4, 5), (5, 4)] {
+        up[a][b] = true;
+    }
+    up
+}
+
+// ---------------------------------------------------------------- sizes
+
+#[test]
+fn message_sizes_are_byte_exact() {
+    let rrep = Rrep { ack_required: false, hop_count: 0, dst: 1, dst_seqno: 1, orig: 1, lifetime_ms: 2000 };
+    assert_eq!(AodvMsg::Rreq(rreq(0, 1, 2)).size(), 8 + 24);
+    assert_eq!(AodvMsg::Rrep(rrep.clone()).size(), 8 + 20);
+    assert_eq!(AodvMsg::Hello(rrep).size(), 8 + 20);
+    assert_eq!(AodvMsg::Rerr(Rerr { no_delete: false, dests: vec![(1, 1)] }).size(), 8 + 12);
+    assert_eq!(AodvMsg::Rerr(Rerr { no_delete: false, dests: vec![(1, 1), (2, 2), (3, 3)] }).size(), 8 + 28);
+    assert_eq!(AodvMsg::RrepAck.size(), 8 + 2);
+    // On the air: 20-byte IP header on top.
+    assert_eq!(ctl(0, 1, AodvMsg::Rreq(rreq(0, 1, 2))).size(), 52);
+    assert_eq!(AodvMsg::Rreq(rreq(0, 1, 2)).kind(), "aodv.rreq");
+    assert_eq!(AodvMsg::RrepAck.kind(), "aodv.rrep_ack");
+}
+
+// ---------------------------------------------------------------- config
+
+#[test]
+fn presets_and_validation() {
+    assert_eq!(AodvConfig::default(), AodvConfig::preset("rfc3561").unwrap());
+    let uu = AodvConfig::preset("aodv-uu").unwrap();
+    assert_eq!((uu.ttl_start, uu.ttl_increment, uu.active_route_timeout_s), (2, 2, 5.0));
+    assert_eq!(uu.link_detection, LinkDetection::Hello);
+    assert!(uu.hello_always && !uu.data_counts_as_hello && !uu.local_repair);
+    for p in AodvConfig::PRESETS {
+        AodvConfig::preset(p).unwrap().validate().unwrap();
+    }
+    let c = AodvConfig::default();
+    assert_eq!(c.net_traversal_time(), Dur::from_millis(2800));
+    assert_eq!(c.path_discovery_time(), Dur::from_millis(5600));
+    assert_eq!(c.delete_period(), Dur::from_millis(15000));
+    assert_eq!(c.ring_traversal_time(1), Dur::from_millis(240));
+    assert_eq!(c.my_route_timeout(), Dur::from_millis(6000));
+    let bad = AodvConfig { hello_interval_s: 0.0, ..c.clone() };
+    assert_eq!(bad.validate().unwrap_err().0, "hello_interval_s");
+    // RFC 3561 §10: ACTIVE_ROUTE_TIMEOUT > ALLOWED_HELLO_LOSS * HELLO_INTERVAL with HELLOs.
+    let bad = AodvConfig { link_detection: LinkDetection::Hello, active_route_timeout_s: 2.0, ..c.clone() };
+    assert_eq!(bad.validate().unwrap_err().0, "active_route_timeout_s");
+    let parsed: AodvConfig = toml::from_str("link_detection = \"both\"\nlocal_repair = true").unwrap();
+    assert_eq!(parsed.link_detection, LinkDetection::Both);
+    assert!(parsed.local_repair);
+    assert!(toml::from_str::<AodvConfig>("no_such_field = 1").is_err());
+}
+
+// ---------------------------------------------------------------- table rules
+
+#[test]
+fn sequence_number_rules_of_6_1_and_6_2() {
+    let mut tb = Table::default();
+    let far = t(100.0);
+    assert!(tb.offer(5, 10, 3, 1, far, false)); // new entry
+    assert!(!tb.offer(5, 10, 4, 2, far, false)); // equal seqno, more hops: ignored
+    assert_eq!(tb.get(5).unwrap().next_hop, 1);
+    assert!(tb.offer(5, 10, 2, 2, far, false)); // equal seqno, fewer hops: wins
+    assert_eq!((tb.get(5).unwrap().next_hop, tb.get(5).unwrap().hops), (2, 2));
+    assert!(!tb.offer(5, 9, 1, 3, far, false)); // stale: discarded even if shorter
+    assert_eq!(tb.get(5).unwrap().seqno, 10);
+    assert!(tb.offer(5, 11, 6, 4, far, false)); // fresher wins even if longer
+    assert_eq!((tb.get(5).unwrap().seqno, tb.get(5).unwrap().hops, tb.get(5).unwrap().next_hop), (11, 6, 4));
+    // Broken link: invalid, sequence number + 1 (§6.11).
+    tb.invalidate(5, far, true);
+    assert_eq!((tb.get(5).unwrap().state, tb.get(5).unwrap().seqno), (State::Invalid, 12));
+    assert!(tb.valid(5, t(0.0)).is_none());
+    // Old news (seqno 11) cannot revive it; the destination's own reply can.
+    assert!(!tb.offer(5, 11, 1, 1, far, false));
+    assert!(tb.offer(5, 12, 7, 1, far, false)); // equal seqno but entry invalid
+    assert_eq!(tb.get(5).unwrap().state, State::Valid);
+    // Unknown sequence number (§6.2 (iii)): a neighbour route carries none,
+    // so any numbered information replaces it.
+    tb.neighbor(8, far);
+    assert!(!tb.get(8).unwrap().valid_seqno);
+    assert!(tb.offer(8, 3, 2, 9, far, false));
+    assert!(tb.get(8).unwrap().valid_seqno);
+    // Sequence numbers wrap (§6.1 signed comparison).
+    assert!(tb.offer(20, u32::MAX, 1, 1, far, false));
+    assert!(tb.offer(20, 0, 5, 2, far, false));
+    assert!(fresher(0, u32::MAX) && !fresher(u32::MAX, 0));
+}
+
+// ---------------------------------------------------------------- RREQ handling
+
+#[test]
+fn a_node_rebroadcasts_a_given_rreq_once() {
+    let mut a = node(1, &cfg());
+    let mut out = vec![];
+    a.receive(t(0.0), 0, ctl(0, 5, AodvMsg::Rreq(rreq(0, 1, 9))), &mut out);
+    // The same RREQ again, by another neighbour: silently discarded.
+    let mut again = rreq(0, 1, 9);
+    again.hop_count = 1;
+    a.receive(t(0.001), 2, ctl(2, 4, AodvMsg::Rreq(again)), &mut out);
+    // A new RREQ ID is a new request.
+    a.receive(t(0.002), 0, ctl(0, 5, AodvMsg::Rreq(rreq(0, 2, 9))), &mut out);
+    let fwd: Vec<(u32, u8, u8)> = out
+        .iter()
+        .filter_map(|x| match x {
+            RouteAction::Send { packet, .. } => match msg(packet) {
+                Some(AodvMsg::Rreq(r)) => Some((r.rreq_id, r.hop_count, packet.ttl)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fwd, vec![(1, 1, 4), (2, 1, 4)]);
+    // A RREQ with IP TTL 1 is not rebroadcast.
+    let mut out = vec![];
+    a.receive(t(0.003), 0, ctl(0, 1, AodvMsg::Rreq(rreq(0, 3, 9))), &mut out);
+    assert!(out.iter().all(|x| !matches!(x, RouteAction::Send { .. })));
+    // After PATH_DISCOVERY_TIME (5.6 s) the cache forgets (0, 1).
+    let mut out = vec![];
+    a.receive(t(5.7), 0, ctl(0, 5, AodvMsg::Rreq(rreq(0, 1, 9))), &mut out);
+    assert_eq!(out.iter().filter(|x| matches!(x, RouteAction::Send { .. })).count(), 1);
+}
+
+#[test]
+fn flooded_rreq_is_forwarded_once_per_node_in_a_mesh() {
+    // Diamond 0-1, 0-2, 1-3, 2-3, 3-4: node 3 hears the RREQ twice.
+    let mut up = vec![vec![false; 5]; 5];
+    for (a, b) in [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)] {
+        up[a][b] = true;
+        up[b][a] = true;
+    }
+    let c = AodvConfig { expanding_ring: false, ..cfg() };
+    let mut n = net(&c, up);
+    n.send_data(0, 99); // nobody answers
+    n.run_until(t(1.0));
+    for sender in 1..5u32 {
+        let copies = n
+            .sent
+            .iter()
+            .filter(|s| s.1 == sender && matches!(msg(&s.3), Some(AodvMsg::Rreq(r)) if r.rreq_id == 1))
+            .count();
+        assert_eq!(copies, 1, "node {sender}");
+    }
+}
+
+// ---------------------------------------------------------------- discovery timing
+
+#[test]
+fn expanding_ring_ttls_and_backoff() {
+    let mut n = net(&cfg(), vec![vec![false]]);
+    n.send_data(0, 7);
+    n.run_until(t(30.0));
+    let rreqs: Vec<(f64, u8, u32)> = n
+        .sent
+        .iter()
+        .filter_map(|s| match msg(&s.3) {
+            Some(AodvMsg::Rreq(r)) => Some((s.0.as_secs_f64(), s.3.ttl, r.rreq_id)),
+            _ => None,
+        })
+        .collect();
+    // TTL 1,3,5,7 each waiting RING_TRAVERSAL_TIME = 2*40ms*(TTL+2), then
+    // NET_DIAMETER waiting NET_TRAVERSAL_TIME (2.8 s), doubled for each of
+    // the RREQ_RETRIES = 2 retries.
+    let ttls: Vec<u8> = rreqs.iter().map(|r| r.1).collect();
+    assert_eq!(ttls, vec![1, 3, 5, 7, 35, 35, 35]);
+    let times: Vec<f64> = rreqs.iter().map(|r| r.0).collect();
+    let want = [0.0, 0.24, 0.64, 1.2, 1.92, 4.72, 10.32];
+    for (g, w) in times.iter().zip(want) {
+        assert!((g - w).abs() < 1e-9, "{times:?}");
+    }
+    let ids: Vec<u32> = rreqs.iter().map(|r| r.2).collect();
+    assert_eq!(ids, (1..=7).collect::<Vec<_>>());
+    // Fails after the last wait of 4 * 2.8 s: 21.52 s; the packet goes as NRTE.
+    let notes: Vec<_> = n.notes.iter().map(|x| (x.0.as_secs_f64(), x.2)).collect();
+    assert_eq!(notes.len(), 2);
+    assert_eq!(notes[0], (0.0, RouteNote::DiscoveryStarted { dst: 7 }));
+    assert!((notes[1].0 - 21.52).abs() < 1e-9);
+    assert_eq!(notes[1].1, RouteNote::DiscoveryFailed { dst: 7 });
+    assert_eq!(n.drops.len(), 1);
+    assert_eq!(n.drops[0].2, DropReason::Nrte);
+    assert!((n.drops[0].0.as_secs_f64() - 21.52).abs() < 1e-9);
+}
+
+#[test]
+fn aodv_uu_ring_starts_at_two() {
+    let c = AodvConfig { broadcast_jitter_s: 0.0, ..AodvConfig::preset("aodv-uu").unwrap() };
+    let mut n = net(&c, vec![vec![false]]);
+    n.send_data(0, 7);
+    n.run_until(t(3.0));
+    let ttls: Vec<u8> = n.sent.iter().filter(|s| matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).map(|s| s.3.ttl).collect();
+    // 2, 4, 6; 8 would pass TTL_THRESHOLD = 7, so NET_DIAMETER.
+    assert_eq!(ttls, vec![2, 4, 6, 35]);
+}
+
+#[test]
+fn buffer_is_bounded_and_times_out() {
+    let c = AodvConfig { buffer_packets: 3, buffer_timeout_s: 1.0, ..cfg() };
+    let mut n = net(&c, vec![vec![false]]);
+    for _ in 0..5 {
+        n.send_data(0, 7);
+    }
+    // The two oldest are pushed out.
+    let q: Vec<(u64, DropReason)> = n.drops.iter().map(|d| (d.3.uid, d.2)).collect();
+    assert_eq!(q, vec![(1, DropReason::Qfull), (2, DropReason::Qfull)]);
+    n.run_until(t(1.5));
+    let tout: Vec<u64> = n.drops.iter().filter(|d| d.2 == DropReason::Tout).map(|d| d.3.uid).collect();
+    assert_eq!(tout, vec![3, 4, 5]);
+    assert_eq!(aodv(&n, 0).buffered(), 0);
+}
+
+// ---------------------------------------------------------------- discovery over a chain
+
+#[test]
+fn discovery_over_a_chain_delivers_buffered_packets_in_order() {
+    let mut n = net(&cfg(), TestNet::chain_links(5));
+    let uids: Vec<u64> = (0..3).map(|_| n.send_data(0, 4)).collect();
+    n.run_until(t(2.0));
+    assert_eq!(n.delivered_uids(4), uids);
+    // TTL 1 and 3 do not reach node 4; TTL 5 at 0.24 + 0.40 s does.
+    let ttls: Vec<u8> =
+        n.sent.iter().filter(|s| s.1 == 0 && matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).map(|s| s.3.ttl).collect();
+    assert_eq!(ttls, vec![1, 3, 5]);
+    // RREQ 4 hops out (4 ms) and RREP back (4 ms), data 4 hops (4 ms).
+    let first = n.delivered[0].0.as_secs_f64();
+    assert!((first - 0.652).abs() < 1e-9, "{first}");
+    let notes0: Vec<RouteNote> = n.notes.iter().filter(|x| x.1 == 0).map(|x| x.2).collect();
+    assert_eq!(notes0, vec![RouteNote::DiscoveryStarted { dst: 4 }, RouteNote::DiscoveryDone { dst: 4 }]);
+    let r = aodv(&n, 0).table.get(4).unwrap().clone();
+    assert_eq!((r.hops, r.next_hop, r.state), (4, 1, State::Valid));
+    assert!(aodv(&n, 0).has_route(n.now, 4));
+    // Precursors along the path (§6.7): node 2 knows node 1 uses it toward 4.
+    assert!(aodv(&n, 2).table.get(4).unwrap().precursors.contains(&1));
+    assert!(aodv(&n, 2).table.get(0).unwrap().precursors.contains(&3));
+}
+
+// ---------------------------------------------------------------- RERR
+
+fn with_routes(c: &AodvConfig, routes: &[(NodeId, NodeId, u8, &[NodeId])]) -> Aodv {
+    let mut a = node(1, c);
+    for &(dst, nh, hops, pre) in routes {
+        a.table.offer(dst, 10, hops, nh, t(100.0), false);
+        for &p in pre {
+            a.table.add_precursor(dst, p);
+        }
+    }
+    a
+}
+
+fn rerrs(out: &[RouteAction]) -> Vec<(NodeId, Rerr)> {
+    out.iter()
+        .filter_map(|x| match x {
+            RouteAction::Send { next_hop, packet } => match msg(packet) {
+                Some(AodvMsg::Rerr(e)) => Some((*next_hop, e.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn rerr_is_unicast_to_a_single_precursor() {
+    let mut a = with_routes(&cfg(), &[(2, 2, 1, &[]), (5, 2, 3, &[0]), (6, 3, 2, &[4])]);
+    let mut out = vec![];
+    a.link_failed(t(1.0), 2, data(1, 0, 5), &mut out);
+    let e = rerrs(&out);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].0, 0); // unicast to the one precursor
+    assert_eq!(e[0].1.dests, vec![(5, 11)]); // seqno incremented (§6.11)
+    assert!(has_note(&out, RouteNote::LinkBroken { neighbor: 2, cause: LinkCause::MacFeedback }));
+    assert!(has_note(&out, RouteNote::RouteErrorSent));
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Reclaim { next_hop: 2 })));
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Drop { reason: DropReason::Cbk, .. })));
+    // Routes through 2 are invalid, kept for DELETE_PERIOD; the one via 3 is untouched.
+    assert_eq!(a.table.get(5).unwrap().state, State::Invalid);
+    assert_eq!(a.table.get(5).unwrap().lifetime, t(16.0));
+    assert_eq!(a.table.get(2).unwrap().state, State::Invalid);
+    assert!(a.has_route(t(1.0), 6));
+}
+
+#[test]
+fn rerr_is_broadcast_to_several_precursors() {
+    let mut a = with_routes(&cfg(), &[(5, 2, 3, &[0]), (6, 2, 2, &[4]), (7, 2, 2, &[])]);
+    let mut out = vec![];
+    a.link_failed(t(1.0), 2, data(1, 0, 5), &mut out);
+    let e = rerrs(&out);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].0, BROADCAST);
+    // Only destinations with precursors are listed.
+    assert_eq!(e[0].1.dests, vec![(5, 11), (6, 11)]);
+    let sent = out.iter().find_map(|x| match x {
+        RouteAction::Send { packet, .. } => Some(packet.clone()),
+        _ => None,
+    });
+    assert_eq!(sent.unwrap().ttl, 1);
+}
+
+#[test]
+fn received_rerr_invalidates_and_propagates() {
+    let mut a = with_routes(&cfg(), &[(5, 2, 3, &[0]), (6, 3, 2, &[4])]);
+    let mut out = vec![];
+    // From 2 about 5 (via 2) and 6 (via 3: not ours to drop).
+    let m = Rerr { no_delete: false, dests: vec![(5, 12), (6, 12)] };
+    a.receive(t(1.0), 2, ctl(2, 1, AodvMsg::Rerr(m)), &mut out);
+    let r = a.table.get(5).unwrap();
+    assert_eq!((r.state, r.seqno), (State::Invalid, 12)); // copied from the RERR
+    assert!(a.has_route(t(1.0), 6));
+    let e = rerrs(&out);
+    assert_eq!(e.len(), 1);
+    assert_eq!((e[0].0, e[0].1.dests.clone()), (0, vec![(5, 12)]));
+    // Forwarding is not originating.
+    assert!(!has_note(&out, RouteNote::RouteErrorSent));
+}
+
+#[test]
+fn forwarding_without_route_drops_and_sends_rerr() {
+    let mut a = with_routes(&cfg(), &[(0, 0, 1, &[])]);
+    let mut out = vec![];
+    a.route(t(1.0), data(1, 0, 9), &mut out);
+    assert!(matches!(out[0], RouteAction::Drop { reason: DropReason::Nrte, .. }));
+    let e = rerrs(&out);
+    // §6.11 case (ii): one destination, toward the packet's source.
+    assert_eq!((e[0].0, e[0].1.dests.clone()), (0, vec![(9, 0)]));
+}
+
+// ---------------------------------------------------------------- lifetimes
+
+#[test]
+fn route_expires_after_active_route_timeout_then_is_deleted() {
+    let mut a = node(1, &cfg());
+    let mut out = vec![];
+    // A RREQ from 5 relayed by 0 gives a neighbour route to 0 (ACTIVE_ROUTE_TIMEOUT).
+    let mut m = rreq(5, 1, 9);
+    m.hop_count = 1;
+    a.receive(t(0.0), 0, ctl(0, 1, AodvMsg::Rreq(m)), &mut out);
+    assert_eq!(a.table.get(0).unwrap().lifetime, t(3.0));
+    drive(&mut a, t(2.999), &mut out);
+    assert!(a.has_route(t(2.999), 0));
+    drive(&mut a, t(3.0), &mut out);
+    assert!(!a.has_route(t(3.0), 0));
+    assert_eq!(a.table.get(0).unwrap().state, State::Invalid);
+    // Kept DELETE_PERIOD = 5 * max(3 s, 1 s) = 15 s more.
+    drive(&mut a, t(17.999), &mut out);
+    assert!(a.table.get(0).is_some());
+    drive(&mut a, t(18.0), &mut out);
+    assert!(a.table.get(0).is_none());
+}
+
+#[test]
+fn using_a_route_extends_its_lifetime() {
+    let mut a = node(1, &cfg());
+    let mut out = vec![];
+    let mut m = rreq(5, 1, 9);
+    m.hop_count = 1;
+    a.receive(t(0.0), 0, ctl(0, 1, AodvMsg::Rreq(m)), &mut out);
+    // Data from 9 toward 0 at 2 s: the route to 0 lives to 2 + 3 s.
+    a.route(t(2.0), data(1, 9, 0), &mut out);
+    assert!(matches!(out.last(), Some(RouteAction::Send { next_hop: 0, .. })));
+    drive(&mut a, t(4.999), &mut out);
+    assert!(a.has_route(t(4.999), 0));
+    drive(&mut a, t(5.0), &mut out);
+    assert!(!a.has_route(t(5.0), 0));
+}
+
+// ---------------------------------------------------------------- route break and rediscovery
+
+#[test]
+fn rerr_reaches_source_which_rediscovers_around_the_break() {
+    let mut n = net(&cfg(), chain_with_bypass());
+    let first = n.send_data(0, 4);
+    n.run_until(t(1.0));
+    assert_eq!(n.delivered_uids(4), vec![first]);
+    assert_eq!(aodv(&n, 3).table.get(4).unwrap().next_hop, 4);
+    n.set_link(3, 4, false);
+    let lost = n.send_data(0, 4);
+    n.run_until(t(1.1));
+    // Node 3's MAC gave up: link broken, RERR back to the source.
+    assert!(n.notes.iter().any(|x| x.1 == 3
+        && x.2 == RouteNote::LinkBroken { neighbor: 4, cause: LinkCause::MacFeedback }));
+    assert!(n.notes.iter().any(|x| x.1 == 3 && x.2 == RouteNote::RouteErrorSent));
+    assert!(n.drops.iter().any(|d| d.1 == 3 && d.2 == DropReason::Cbk && d.3.uid == lost));
+    let r0 = aodv(&n, 0).table.get(4).unwrap();
+    assert_eq!(r0.state, State::Invalid);
+    assert_eq!(r0.seqno, 1); // destination's 0, incremented at node 3 and carried in the RERR
+    // The source rediscovers with TTL = last hop count (4) + TTL_INCREMENT.
+    let again = n.send_data(0, 4);
+    n.run_until(t(2.0));
+    assert_eq!(n.delivered_uids(4), vec![first, again]);
+    let starts = n.notes.iter().filter(|x| x.1 == 0 && x.2 == RouteNote::DiscoveryStarted { dst: 4 }).count();
+    assert_eq!(starts, 2);
+    let last_rreq = n.sent.iter().rfind(|s| s.1 == 0 && matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).unwrap();
+    assert_eq!(last_rreq.3.ttl, 6);
+    assert_eq!(aodv(&n, 3).table.get(4).unwrap().next_hop, 5);
+    assert_eq!(aodv(&n, 0).table.get(4).unwrap().hops, 5);
+}
+
+// ---------------------------------------------------------------- HELLO
+
+#[test]
+fn hello_loss_declares_neighbour_lost_after_allowed_loss_times_interval() {
+    let c = AodvConfig { broadcast_jitter_s: 0.0, ..AodvConfig::preset("aodv-uu").unwrap() };
+    let mut n = net(&c, TestNet::chain_links(2));
+    n.run_until(t(5.0));
+    let hellos_from_1: Vec<SimTime> =
+        n.sent.iter().filter(|s| s.1 == 1 && matches!(msg(&s.3), Some(AodvMsg::Hello(_)))).map(|s| s.0).collect();
+    // hello_always: one per HELLO_INTERVAL.
+    assert_eq!(hellos_from_1.len(), 5);
+    assert!(n.notes.is_empty());
+    assert!(aodv(&n, 0).has_route(n.now, 1));
+    n.set_link(0, 1, false);
+    n.run_until(t(10.0));
+    let last_heard = *hellos_from_1.last().unwrap() + n.hop_delay;
+    let lb: Vec<_> = n.notes.iter().filter(|x| x.1 == 0).collect();
+    assert_eq!(lb.len(), 1);
+    assert_eq!(lb[0].2, RouteNote::LinkBroken { neighbor: 1, cause: LinkCause::HelloLoss });
+    // ALLOWED_HELLO_LOSS * HELLO_INTERVAL = 2 s after the last HELLO heard.
+    assert_eq!(lb[0].0, last_heard + Dur::from_secs_f64(2.0));
+    assert!(!aodv(&n, 0).has_route(n.now, 1));
+}
+
+#[test]
+fn rfc_hellos_only_on_active_routes() {
+    let c = AodvConfig { link_detection: LinkDetection::Hello, ..cfg() };
+    let mut n = net(&c, TestNet::chain_links(3));
+    n.run_until(t(3.0));
+    let hellos = |n: &TestNet| n.sent.iter().filter(|s| matches!(msg(&s.3), Some(AodvMsg::Hello(_)))).count();
+    assert_eq!(hellos(&n), 0);
+    n.send_data(0, 2);
+    n.run_until(t(6.0));
+    // All three nodes are now on the active route 0-1-2 and say hello.
+    let senders: BTreeSet<NodeId> =
+        n.sent.iter().filter(|s| matches!(msg(&s.3), Some(AodvMsg::Hello(_)))).map(|s| s.1).collect();
+    assert_eq!(senders, BTreeSet::from([0, 1, 2]));
+}
+
+#[test]
+fn data_counts_as_hello_only_when_configured() {
+    for counts in [true, false] {
+        let c = AodvConfig {
+            link_detection: LinkDetection::Hello,
+            hello_always: true,
+            data_counts_as_hello: counts,
+            ..cfg()
+        };
+        let mut a = node(0, &c);
+        let mut out = vec![];
+        let h = Rrep { ack_required: false, hop_count: 0, dst: 1, dst_seqno: 1, orig: 1, lifetime_ms: 2000 };
+        a.receive(t(0.0), 1, ctl(1, 1, AodvMsg::Hello(h)), &mut out);
+        // Data heard from 1 at 1.5 s, then silence.
+        a.heard(t(1.5), 1, &data(9, 1, 0), &mut out);
+        out.clear();
+        drive(&mut a, t(3.0), &mut out);
+        let broke = out.iter().any(|x| matches!(x, RouteAction::Note(RouteNote::LinkBroken { .. })));
+        // Without data counting, the break comes at 2.0 s; with it, at 3.5 s.
+        assert_eq!(broke, !counts, "data_counts_as_hello = {counts}");
+    }
+}
+
+// ---------------------------------------------------------------- local repair
+
+#[test]
+fn local_repair_at_the_break_node() {
+    let c = AodvConfig { local_repair: true, ..cfg() };
+    let mut n = net(&c, chain_with_bypass());
+    let first = n.send_data(0, 4);
+    n.run_until(t(1.0));
+    assert_eq!(n.delivered_uids(4), vec![first]);
+    n.set_link(3, 4, false);
+    let hit = n.send_data(0, 4);
+    n.run_until(t(2.0));
+    // The packet that met the break is kept and delivered over 3-5-4.
+    assert_eq!(n.delivered_uids(4), vec![first, hit]);
+    let notes3: Vec<RouteNote> = n.notes.iter().filter(|x| x.1 == 3).map(|x| x.2).collect();
+    assert_eq!(notes3[0], RouteNote::LinkBroken { neighbor: 4, cause: LinkCause::MacFeedback });
+    assert!(notes3.contains(&RouteNote::DiscoveryStarted { dst: 4 }));
+    assert!(notes3.contains(&RouteNote::DiscoveryDone { dst: 4 }));
+    // Repair RREQ TTL = max(MIN_REPAIR_TTL = 1, 3 / 2) + LOCAL_ADD_TTL = 3.
+    let rq = n.sent.iter().find(|s| matches!(msg(&s.3), Some(AodvMsg::Rreq(r)) if r.orig == 3)).unwrap();
+    assert_eq!(rq.3.ttl, 3);
+    assert_eq!(aodv(&n, 3).table.get(4).unwrap().next_hop, 5);
+    // The longer route is announced with 'N' (§6.12): the source keeps its route.
+    let n_rerr = n.sent.iter().filter(|s| s.1 == 3 && matches!(msg(&s.3), Some(AodvMsg::Rerr(e)) if e.no_delete)).count();
+    assert_eq!(n_rerr, 1);
+    assert!(aodv(&n, 0).has_route(n.now, 4));
+    assert_eq!(n.notes.iter().filter(|x| x.1 == 0 && x.2 == RouteNote::DiscoveryStarted { dst: 4 }).count(), 1);
+    assert!(n.drops.is_empty(), "{:?}", n.drops.iter().map(|d| (d.1, d.2)).collect::<Vec<_>>());
+}
+
+#[test]
+fn failed_local_repair_sends_rerr() {
+    let c = AodvConfig { local_repair: true, ..cfg() };
+    let mut n = net(&c, TestNet::chain_links(5));
+    n.send_data(0, 4);
+    n.run_until(t(1.0));
+    n.set_link(3, 4, false);
+    let hit = n.send_data(0, 4);
+    n.run_until(t(2.0));
+    // No way around: after RING_TRAVERSAL_TIME(3) = 400 ms node 3 gives up.
+    assert!(n.notes.iter().any(|x| x.1 == 3 && x.2 == RouteNote::DiscoveryFailed { dst: 4 }));
+    assert!(n.notes.iter().any(|x| x.1 == 3 && x.2 == RouteNote::RouteErrorSent));
+    assert!(n.drops.iter().any(|d| d.1 == 3 && d.2 == DropReason::Nrte && d.3.uid == hit));
+    assert!(!aodv(&n, 0).has_route(n.now, 4));
+}
+
+#[test]
+fn intermediate_node_replies_and_gratuitous_rrep_reaches_destination() {
+    let c = AodvConfig { gratuitous_rrep: true, ..cfg() };
+    let mut n = net(&c, TestNet::chain_links(5));
+    n.send_data(0, 4);
+    n.run_until(t(1.0));
+    // Node 1 now knows 4 (fresh enough); node 2 asks for it.
+    let before = n.sent.len();
+    n.send_data(2, 4); // node 2 has a route already: no discovery
+    assert_eq!(n.sent.len(), before + 1);
+    // A new source beyond node 0 would get an intermediate reply: feed node 1
+    // a RREQ from a stranger 7 via 0 with the 'G' flag.
+    let mut a = node(1, &c);
+    let mut out = vec![];
+    a.table.offer(4, 3, 3, 2, t(50.0), false);
+    let mut m = rreq(7, 1, 4);
+    m.unknown_seqno = false;
+    m.dst_seqno = 3;
+    m.gratuitous = true;
+    m.hop_count = 1;
+    a.receive(t(1.0), 0, ctl(0, 5, AodvMsg::Rreq(m.clone())), &mut out);
+    let sends: Vec<(NodeId, Rrep)> = out
+        .iter()
+        .filter_map(|x| match x {
+            RouteAction::Send { next_hop, packet } => match msg(packet) {
+                Some(AodvMsg::Rrep(r)) => Some((*next_hop, r.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sends.len(), 2);
+    assert_eq!((sends[0].0, sends[0].1.dst, sends[0].1.hop_count, sends[0].1.orig), (0, 4, 3, 7));
+    // Gratuitous RREP to the destination: route to the originator, 2 hops.
+    assert_eq!((sends[1].0, sends[1].1.dst, sends[1].1.hop_count, sends[1].1.orig), (2, 7, 2, 4));
+    // With 'D' set only the destination may answer: rebroadcast instead.
+    let mut b = node(1, &c);
+    b.table.offer(4, 3, 3, 2, t(50.0), false);
+    let mut out = vec![];
+    m.dest_only = true;
+    b.receive(t(1.0), 0, ctl(0, 5, AodvMsg::Rreq(m)), &mut out);
+    assert!(out.iter().all(|x| !matches!(x, RouteAction::Send { packet, .. } if matches!(msg(packet), Some(AodvMsg::Rrep(_))))));
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: BROADCAST, .. })));
+}
+
+#[test]
+fn jitter_delays_broadcasts_by_at_most_the_configured_bound() {
+    let c = AodvConfig::default(); // 10 ms jitter
+    let mut n = net(&c, vec![vec![false]]);
+    n.send_data(0, 7);
+    n.run_until(t(0.5));
+    let first = n.sent.iter().find(|s| matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).unwrap().0;
+    assert!(first <= t(0.010));
+}
