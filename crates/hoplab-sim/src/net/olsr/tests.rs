@@ -548,3 +548,27 @@ fn immediate_tc_shortens_reconvergence() {
     assert!(sum_i / 4.0 < 6.5, "immediate mean {}", sum_i / 4.0);
     assert!(sum_i + 2.0 < sum_p, "immediate {sum_i} periodic {sum_p}");
 }
+
+#[test]
+fn hellos_are_periodic_with_jitter_and_ttl_one() {
+    let cfg = OlsrConfig::default();
+    let mut o = node(0, &cfg);
+    let mut out = vec![];
+    advance(&mut o, secs(40.0), &mut out);
+    let mut times = vec![];
+    for a in &out {
+        let RouteAction::Send { next_hop, packet } = a else { panic!("{a:?}") };
+        let wire::Body::Routing(RoutingMsg::Olsr(p)) = &packet.body else { panic!() };
+        assert_eq!((*next_hop, packet.dst, packet.ttl, p.msg.ttl), (BROADCAST, BROADCAST, 1, 1));
+        assert_eq!(p.kind(), "olsr.hello");
+        assert_eq!(p.size(), 28, "no neighbours: empty HELLO");
+        times.push(packet.created.as_secs_f64());
+    }
+    assert!(times[0] <= 0.5, "first HELLO within MAXJITTER: {}", times[0]);
+    let gaps: Vec<f64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    // HELLO_INTERVAL minus up to MAXJITTER (§18.9).
+    assert!(gaps.iter().all(|g| (1.5 - 1e-9..=2.0 + 1e-9).contains(g)), "{gaps:?}");
+    assert!(gaps.iter().any(|g| *g < 1.95), "jitter is drawn: {gaps:?}");
+    // No MPR selectors: no TC at all.
+    assert!(times.len() >= 20);
+}
