@@ -6,6 +6,15 @@
 //! ends in `refresh`, which expires tuples, reacts to neighbourhood changes
 //! (§8.5), reselects MPRs, renumbers the advertised set and recomputes the
 //! routing table when its inputs changed.
+//!
+//! Choices the RFC leaves open: one message per packet (no piggybacking);
+//! IP TTL 1 on every OLSR packet (flooding uses the message TTL); forwarded
+//! TCs wait U(0, MAXJITTER); periodic HELLO/TC intervals are shortened by
+//! U(0, MAXJITTER); empty TCs for TOP_HOLD_TIME after the advertised set
+//! empties (§9.3 MAY); MPR heuristic without the optional step-5 pruning;
+//! a MAC failure never salvages or re-routes the failed packet (the node
+//! already counted it as RET), and with link-layer feedback off it changes
+//! nothing at all.
 
 pub mod config;
 mod link;
