@@ -1,0 +1,167 @@
+//! OLSR parameters (RFC 3626 §18) and the named presets.
+
+use serde::{Deserialize, Serialize};
+
+/// RFC 3626 §18.8 willingness values.
+pub const WILL_NEVER: u8 = 0;
+pub const WILL_DEFAULT: u8 = 3;
+pub const WILL_ALWAYS: u8 = 7;
+
+/// Every OLSR parameter a study may switch. Durations in seconds.
+///
+/// The hold times are independent fields, not derived from the intervals:
+/// RFC 3626 §18.3 recommends NEIGHB_HOLD_TIME = 3 x REFRESH_INTERVAL and
+/// TOP_HOLD_TIME = 3 x TC_INTERVAL, and both presets follow that, but OOLSR's
+/// table (seed 003 Table 3) lists the neighbour hold time on its own, so a
+/// TOML file that changes `tc_interval_s` must also change `top_hold_time_s`
+/// if it wants the 3x relation kept. The same holds for `max_jitter_s`
+/// (RFC: HELLO_INTERVAL / 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OlsrConfig {
+    /// HELLO_INTERVAL (§18.2).
+    pub hello_interval_s: f64,
+    /// REFRESH_INTERVAL (§18.2): every neighbour is listed in a HELLO at
+    /// least this often. We list every link in every HELLO, so it only
+    /// constrains `hello_interval_s <= refresh_interval_s`.
+    pub refresh_interval_s: f64,
+    /// TC_INTERVAL (§18.2).
+    pub tc_interval_s: f64,
+    /// NEIGHB_HOLD_TIME (§18.3): Vtime of our HELLOs.
+    pub neighb_hold_time_s: f64,
+    /// TOP_HOLD_TIME (§18.3): Vtime of our TCs, and how long we keep
+    /// sending empty TCs after the MPR selector set empties (§9.3).
+    pub top_hold_time_s: f64,
+    /// DUP_HOLD_TIME (§18.3).
+    pub dup_hold_time_s: f64,
+    /// MAXJITTER (§18.9): periodic emissions come up to this much early;
+    /// forwarded messages wait up to this much.
+    pub max_jitter_s: f64,
+    /// Our willingness to carry traffic for others (§18.8, 0..=7).
+    pub willingness: u8,
+    /// MPR_COVERAGE (§16.1): how many MPRs should cover each strict two-hop
+    /// neighbour, where possible.
+    pub mpr_coverage: u32,
+    /// TC_REDUNDANCY (§15.1): 0 advertise MPR selectors, 1 also our MPRs,
+    /// 2 every symmetric neighbour.
+    pub tc_redundancy: u8,
+    /// Link hysteresis (§14).
+    pub hysteresis: bool,
+    pub hyst_threshold_high: f64,
+    pub hyst_threshold_low: f64,
+    pub hyst_scaling: f64,
+    /// Send a TC as soon as the advertised set or the symmetric
+    /// neighbourhood changes (§9.3 "SHOULD ... shorter than TC_INTERVAL";
+    /// seed 003 Table 4 "immediate"), besides the periodic ones.
+    pub immediate_tc: bool,
+    /// Link-layer notification (§13): a MAC failure marks the link lost.
+    pub link_layer_feedback: bool,
+}
+
+impl Default for OlsrConfig {
+    /// RFC 3626 §18 recommended values.
+    fn default() -> Self {
+        OlsrConfig {
+            hello_interval_s: 2.0,
+            refresh_interval_s: 2.0,
+            tc_interval_s: 5.0,
+            neighb_hold_time_s: 6.0,
+            top_hold_time_s: 15.0,
+            dup_hold_time_s: 30.0,
+            max_jitter_s: 0.5,
+            willingness: WILL_DEFAULT,
+            mpr_coverage: 1,
+            tc_redundancy: 0,
+            hysteresis: true,
+            hyst_threshold_high: 0.8,
+            hyst_threshold_low: 0.3,
+            hyst_scaling: 0.5,
+            immediate_tc: false,
+            link_layer_feedback: false,
+        }
+    }
+}
+
+/// The largest Vtime/Htime the 8-bit mantissa/exponent form can carry
+/// (§18.3: a = 15, b = 15).
+const MAX_VTIME_S: f64 = 0.0625 * (1.0 + 15.0 / 16.0) * 32768.0;
+
+impl OlsrConfig {
+    pub const PRESETS: &'static [&'static str] = &["rfc3626", "oolsr"];
+
+    /// `rfc3626`: the RFC's §18 values (the default). `oolsr`: seed 003
+    /// Table 3 (OOLSR defaults: HELLO 1 s, TC 5 s, willingness default,
+    /// max jitter 250 ms, hysteresis off, MPR coverage 1, neighbour hold
+    /// 6 s, refresh 2 s; TOP_HOLD_TIME is not in the table, so 3 x TC);
+    /// periodic TC (Table 4's baseline "bundle").
+    pub fn preset(name: &str) -> Option<OlsrConfig> {
+        match name {
+            "rfc3626" => Some(OlsrConfig::default()),
+            "oolsr" => Some(OlsrConfig {
+                hello_interval_s: 1.0,
+                refresh_interval_s: 2.0,
+                tc_interval_s: 5.0,
+                neighb_hold_time_s: 6.0,
+                top_hold_time_s: 15.0,
+                max_jitter_s: 0.25,
+                willingness: WILL_DEFAULT,
+                mpr_coverage: 1,
+                hysteresis: false,
+                immediate_tc: false,
+                ..OlsrConfig::default()
+            }),
+            _ => None,
+        }
+    }
+
+    /// Check values; Err((field, message)).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let vtimes: [(&'static str, f64); 5] = [
+            ("hello_interval_s", self.hello_interval_s),
+            ("refresh_interval_s", self.refresh_interval_s),
+            ("tc_interval_s", self.tc_interval_s),
+            ("neighb_hold_time_s", self.neighb_hold_time_s),
+            ("top_hold_time_s", self.top_hold_time_s),
+        ];
+        for (name, v) in vtimes {
+            // These travel as Htime/Vtime bytes (§3.3.2), which cannot say
+            // less than C = 1/16 s or more than ~3968 s.
+            if !v.is_finite() || !(0.0625..=MAX_VTIME_S).contains(&v) {
+                return Err((name, format!("must be between 0.0625 and {MAX_VTIME_S} s, got {v}")));
+            }
+        }
+        if !self.dup_hold_time_s.is_finite() || self.dup_hold_time_s <= 0.0 {
+            return Err(("dup_hold_time_s", format!("must be positive, got {}", self.dup_hold_time_s)));
+        }
+        if !self.max_jitter_s.is_finite() || self.max_jitter_s < 0.0 {
+            return Err(("max_jitter_s", format!("must be >= 0, got {}", self.max_jitter_s)));
+        }
+        if self.max_jitter_s >= self.hello_interval_s || self.max_jitter_s >= self.tc_interval_s {
+            return Err(("max_jitter_s", "must be shorter than the HELLO and TC intervals".into()));
+        }
+        if self.hello_interval_s > self.refresh_interval_s {
+            // §6.2: each neighbour must be advertised once per REFRESH_INTERVAL.
+            return Err(("refresh_interval_s", "must be >= hello_interval_s".into()));
+        }
+        if self.willingness > WILL_ALWAYS {
+            return Err(("willingness", format!("must be 0..=7, got {}", self.willingness)));
+        }
+        if self.mpr_coverage == 0 {
+            return Err(("mpr_coverage", "must be at least 1".into()));
+        }
+        if self.tc_redundancy > 2 {
+            return Err(("tc_redundancy", format!("must be 0, 1 or 2, got {}", self.tc_redundancy)));
+        }
+        let unit = |v: f64| v.is_finite() && (0.0..=1.0).contains(&v);
+        if !unit(self.hyst_threshold_high) {
+            return Err(("hyst_threshold_high", "must be in [0, 1]".into()));
+        }
+        if !unit(self.hyst_threshold_low) || self.hyst_threshold_low > self.hyst_threshold_high {
+            return Err(("hyst_threshold_low", "must be in [0, hyst_threshold_high]".into()));
+        }
+        if !unit(self.hyst_scaling) || self.hyst_scaling == 0.0 {
+            return Err(("hyst_scaling", "must be in (0, 1]".into()));
+        }
+        Ok(())
+    }
+}
