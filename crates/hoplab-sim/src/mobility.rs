@@ -41,7 +41,8 @@ impl Mover {
             let total = dist(*from, leg.to) / leg.speed;
             let moved = now.since(*t0).as_secs_f64();
             let next = ((moved * leg.speed / self.step_m).floor() + 1.0) * self.step_m / leg.speed;
-            *t0 + crate::time::Dur::from_secs_f64(next.min(total))
+            // Rounding may land on `now` itself; never schedule the past.
+            (*t0 + crate::time::Dur::from_secs_f64(next.min(total))).max(SimTime(now.0 + 1))
         });
         match (leg_start, step) {
             (Some(a), Some(b)) => Some(a.min(b)),
