@@ -99,6 +99,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "peer": "int64",
         "cause": str,
         "false_failure": "bool",
+        "flow": "int64",
         "latency_s": "float64",
     },
     "paths": {"flow": "int64", "direction": str, "hops": "int64", "time_s": "float64"},

@@ -95,6 +95,7 @@ fn route_events_dict<'py>(py: Python<'py>, rows: &[RouteEventRow]) -> PyResult<B
     column!(d, rows, peer);
     column!(d, rows, cause);
     column!(d, rows, false_failure);
+    column!(d, rows, flow);
     column!(d, rows, latency_s);
     Ok(d)
 }

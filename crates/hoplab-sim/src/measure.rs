@@ -39,12 +39,14 @@ pub struct PathTrack {
     pub hops_time: BTreeMap<u8, f64>,
     /// Gaps between consecutive arrivals of at least GAP_THRESHOLD_S.
     pub gaps: Vec<(SimTime, SimTime)>,
-    /// First arrival after each path change (for timelines).
-    pub change_times: Vec<(SimTime, u8)>,
+    /// Each path change: (first arrival on the new path, its hops, seconds
+    /// since the last arrival on the old path).
+    pub change_times: Vec<(SimTime, u8, f64)>,
 }
 
 impl PathTrack {
     fn arrive(&mut self, now: SimTime, path: u64, hops: u8) {
+        let since_last = self.last_arrival.map_or(0.0, |l| now.since(l).as_secs_f64());
         if let Some(last) = self.last_arrival {
             if now.since(last).as_secs_f64() >= GAP_THRESHOLD_S {
                 self.gaps.push((last, now));
@@ -54,13 +56,12 @@ impl PathTrack {
         match self.since {
             None => {
                 self.since = Some(now);
-                self.change_times.push((now, hops));
             }
             Some(s) if path != self.last_path => {
                 *self.hops_time.entry(self.last_hops).or_default() += now.since(s).as_secs_f64();
                 self.since = Some(now);
                 self.changes += 1;
-                self.change_times.push((now, hops));
+                self.change_times.push((now, hops, since_last));
             }
             _ => {}
         }

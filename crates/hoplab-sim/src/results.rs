@@ -64,13 +64,19 @@ pub struct RouteEventRow {
     pub time_s: f64,
     pub node: u32,
     pub event: &'static str,
-    /// Neighbour or destination; -1 when the event names none.
+    /// Neighbour or destination; for "path_change" (a flow's data arriving
+    /// over a new path, at its destination) the new path's hop count; -1
+    /// when the event names none.
     pub peer: i64,
     /// How a link failure was detected ("mac", "hello", "no_ack", "rerr").
     pub cause: &'static str,
     /// A link failure declared while the neighbour was still in range.
     pub false_failure: bool,
-    /// Route discovery latency in seconds (NaN for other events).
+    /// The flow of a "path_change"; -1 for other events.
+    pub flow: i64,
+    /// Route discovery latency in seconds; for "path_change" the seconds
+    /// since the last arrival over the old path (the delivery outage); NaN
+    /// for other events.
     pub latency_s: f64,
 }
 

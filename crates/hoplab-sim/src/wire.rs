@@ -110,6 +110,9 @@ pub struct Packet {
     /// Measurement only, not on the wire: a hash of the nodes the packet
     /// has left so far, so a sink can tell when the path changed.
     pub path: u64,
+    /// The node last mixed into `path` (a node that re-routes a packet it
+    /// already sent once does not count twice).
+    pub path_last: NodeId,
 }
 
 /// Packet classes for drop accounting and queue priority (ns-2 trace types).
@@ -139,7 +142,7 @@ impl PacketType {
 impl Packet {
     /// A packet as its source builds it.
     pub fn new(uid: u64, src: NodeId, dst: NodeId, body: Body, created: SimTime) -> Packet {
-        Packet { uid, src, dst, ttl: DEFAULT_TTL, extra_header: 0, body, created, sr: None, path: 0 }
+        Packet { uid, src, dst, ttl: DEFAULT_TTL, extra_header: 0, body, created, sr: None, path: 0, path_last: BROADCAST }
     }
 
     /// Size in bytes of what the MAC carries: the IP datagram, or the ARP packet.
@@ -180,6 +183,10 @@ impl Packet {
 
     /// Measurement: the packet leaves node `n`.
     pub fn mark_hop(&mut self, n: NodeId) {
+        if self.path_last == n {
+            return;
+        }
+        self.path_last = n;
         self.path = (self.path ^ (n as u64 + 1)).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(7);
     }
 

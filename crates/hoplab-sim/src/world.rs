@@ -311,11 +311,26 @@ impl World {
                     peer: e.peer.map_or(-1, |p| p as i64),
                     cause: e.cause.map_or("", |c| c.name()),
                     false_failure: e.false_failure,
+                    flow: -1,
                     latency_s: e.latency_s.unwrap_or(f64::NAN),
                 });
             }
             for (&(flow, is_ack), t) in &net.paths {
                 let direction = if is_ack { "ack" } else { "data" };
+                if !is_ack {
+                    for &(time, hops, gap) in &t.change_times {
+                        events.push(RouteEventRow {
+                            time_s: time.as_secs_f64(),
+                            node: node.id,
+                            event: "path_change",
+                            peer: hops as i64,
+                            cause: "",
+                            false_failure: false,
+                            flow: flow as i64,
+                            latency_s: gap,
+                        });
+                    }
+                }
                 for (&hops, &time_s) in &t.hops_time {
                     paths.push(PathRow { flow, direction, hops: hops as u32, time_s });
                 }

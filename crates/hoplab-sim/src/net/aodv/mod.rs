@@ -194,7 +194,12 @@ impl Aodv {
     fn handle_failed(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
         let repairing = !packet.is_routing()
             && self.table.get(packet.dst).is_some_and(|r| r.state == State::Repairing);
-        if repairing {
+        if !packet.is_routing() && packet.src == self.me {
+            // The source keeps its own packets and routes them again, which
+            // starts a discovery if no route is left (§6.3; seed 002 §8.1.2:
+            // ns-2's AODV re-routes only packets found at their origin).
+            self.route(now, packet, out);
+        } else if repairing {
             self.buffer_push(now, packet, out);
         } else {
             out.push(RouteAction::Drop { packet, reason: DropReason::Cbk });
