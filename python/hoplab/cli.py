@@ -1,7 +1,9 @@
 """The `hoplab` command line.
 
-    hoplab run SCENARIO.toml [--seed N] [--out DIR] [--format csv|parquet] [--no-save]
+    hoplab run SCENARIO.toml [--seed N] [--set key=value ...] [--out DIR] [--format csv|parquet] [--no-save]
+    hoplab timeline SCENARIO.toml [--protocol P] [--preset X] [--set key=value ...] [--seed N]
     hoplab reproduce seed000 [--replicas R] [--linux-acks] [--duration S] [--out DIR]
+    hoplab reproduce seed003 [--replicas R]
     hoplab bench [--repeat N] [--markdown]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
@@ -77,7 +79,10 @@ def cli() -> None:
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True,
               help="File format of the four tables (parquet needs pyarrow).")
 @click.option("--no-save", is_flag=True, help="Print the summary only; write no files.")
-def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no_save: bool) -> None:
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Override a scenario field by its dotted path, e.g. routing.aodv.link_detection=link_layer.")
+def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no_save: bool,
+            sets: tuple[str, ...]) -> None:
     """Run one scenario file (TOML, or .json), print a summary and save the results.
 
     Results go to DIR/{flows,nodes,drops,timeseries}.csv, DIR/info.json and
@@ -92,7 +97,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
             import pyarrow  # noqa: F401
         except ImportError:
             raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
-    text, kind = _read(scenario)
+    text, kind = _with_overrides(scenario, *_read(scenario), sets)
     try:
         res = run_text(text, kind, seed)
     except _core.ScenarioError as e:
@@ -109,8 +114,83 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     click.echo(f"\nresults written to {out_dir}/")
 
 
+def _with_overrides(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> tuple[str, str]:
+    """Apply --set overrides: the scenario becomes a dict sent as JSON."""
+    if not sets:
+        return text, kind
+    import json
+    import tomllib
+
+    from . import overrides
+
+    try:
+        data = json.loads(text) if kind == "json" else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as e:
+        raise HoplabError(f"{path}: invalid {kind.upper()}: {e}") from None
+    try:
+        overrides.apply(data, sets)
+    except overrides.OverrideError as e:
+        raise HoplabError(str(e)) from None
+    return json.dumps(data), "json"
+
+
 @cli.command()
-@click.argument("experiment", type=click.Choice(["seed000"]))
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--protocol", type=click.Choice(["static", "aodv", "dsr", "olsr", "dsdv"]), default=None,
+              help="Routing protocol (overrides routing.protocol).")
+@click.option("--preset", default=None, help="Preset of the protocol (e.g. aodv-uu, dsr-uu, oolsr).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario field.")
+@click.option("--seed", type=click.IntRange(0, U64_MAX), default=None, help="Seed.")
+@click.option("--from", "t_from", type=float, default=None, help="Window start, s (default: last leg - 1 s).")
+@click.option("--to", "t_to", type=float, default=None, help="Window end, s (default: last leg + 25 s).")
+def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tuple[str, ...], seed: int | None,
+             t_from: float | None, t_to: float | None) -> None:
+    """Print what happens around a route break: movement, declared link
+    failures (false ones marked), route errors, discoveries, the first data
+    over a new path with the outage, and the first ACK after it."""
+    import json
+
+    from . import timeline as tl
+    from ._run import run_text
+
+    extra = list(sets)
+    if protocol is not None:
+        extra.append(f"routing.protocol={protocol}")
+        if preset is None:
+            extra.append("routing.preset=")  # replaced below
+    if preset is not None:
+        extra.append(f"routing.preset={preset}")
+    text, kind = _with_overrides(scenario, *_read(scenario), tuple(extra))
+    if kind == "json":
+        data = json.loads(text)
+        if data.get("routing", {}).get("preset") == "":
+            del data["routing"]["preset"]  # --protocol without --preset: its default parameters
+            text = json.dumps(data)
+    else:
+        import tomllib
+        data = tomllib.loads(text)
+    try:
+        res = run_text(text, kind, seed)
+    except _core.ScenarioError as e:
+        raise HoplabError(_scenario_error_text(e, scenario)) from None
+    lo, hi = tl.window(data)
+    lo = lo if t_from is None else t_from
+    hi = hi if t_to is None else t_to
+    r = data.get("routing", {})
+    click.echo(f"{res.info['scenario']}: {r.get('protocol', 'static')}"
+               + (f" (preset {r['preset']})" if r.get("preset") else "") + f", seed {res.info['seed']}, "
+               f"{lo:g}-{hi:g} s\n")
+    click.echo(tl.render(res, data, lo, hi))
+    for f in res.flows.itertuples(index=False):
+        o = tl.outage(res, int(f.flow), lo)
+        out = (f"outage {o['outage_s']:.2f} s until data took a {o['hops']}-hop path at {o['new_path_s']:.2f} s"
+               if o else "no new path")
+        click.echo(f"\nflow {f.flow}: {out}; time in RTO {f.rto_time_s:.2f} s over the run "
+                   f"({int(f.timeouts)} timeouts); {f.throughput_kbps:.1f} kbit/s")
+
+
+@cli.command()
+@click.argument("experiment", type=click.Choice(["seed000", "seed003"]))
 @click.option("--replicas", type=click.IntRange(1, 1000), default=5, show_default=True,
               help="Replicas per configuration (seeds 1..R), as in the paper.")
 @click.option("--linux-acks", is_flag=True,
@@ -128,11 +208,27 @@ def reproduce(experiment: str, replicas: int, linux_acks: bool, duration: float,
     seed000: throughput and retransmission index vs. maximum cwnd (2, 3, 4,
     unclamped = 32) for 1-4 hop chains (seed 000 §4.1, its ns-2 half), printed
     like the paper's Tables 1 and 2, followed by the paper's testbed values.
+
+    seed003: the route-break scenario (examples/route_break.toml) with
+    AODV-UU, DSR-UU and OOLSR (TC 5 s / 3 s, periodic / immediate): outage,
+    time in RTO (Table 4), timeouts, throughput; seeds 1..R.
     """
     from . import _io, reproduce as rp
 
     def progress(msg: str) -> None:
         click.echo(msg, err=True)
+
+    if experiment == "seed003":
+        from . import reproduce_seed003 as r3
+
+        try:
+            runs3 = r3.run_all(replicas, progress)
+        except FileNotFoundError as e:
+            raise HoplabError(str(e)) from None
+        click.echo(r3.report(runs3))
+        if out_dir is not None:
+            _io.atomic_write_bytes(out_dir / "seed003_runs.csv", runs3.to_csv(index=False).encode())
+        return
 
     try:
         runs = rp.run_seed000(replicas=replicas, duration=duration, linux_acks=linux_acks, out=out_dir,
