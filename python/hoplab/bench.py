@@ -1,5 +1,5 @@
-"""`hoplab bench`: three fixed scenarios, each run in a fresh subprocess so
-that wall time and peak memory belong to that scenario alone.
+"""`hoplab bench`: fixed scenarios, each run in a fresh subprocess so that
+wall time and peak memory belong to that scenario alone.
 
 (a) chain4:  4-hop chain (5 nodes, 200 m), one FTP NewReno flow, 120 s.
 (b) grid7:   7x7 grid, 200 m spacing, two crossing FTP flows (middle row
@@ -8,6 +8,14 @@ that wall time and peak memory belong to that scenario alone.
              random.Random(42), so fixed), 20 FTP flows between random pairs
              in the largest connected component of the 250 m unit-disk
              graph (same RNG), 100 s.
+
+These three use static routing. The routing scenarios are the same
+topologies and flows with a routing protocol at its default preset, and are
+judged against the static run of the same topology (wall time <= 3x):
+
+(d) grid7-dsr:    grid7 with DSR.
+(e) rand200-aodv: rand200 with AODV.
+(f) rand200-olsr: rand200 with OLSR.
 """
 
 from __future__ import annotations
@@ -31,8 +39,20 @@ SCENARIOS: dict[str, tuple[str, float | None]] = {
     "chain4": ("4-hop chain, 1 FTP flow, 120 s", 0.15),
     "grid7": ("7x7 grid, 2 crossing FTP flows, 120 s", None),
     "rand200": ("200 random nodes, 20 FTP flows, 100 s", 6.0),
+    "grid7-dsr": ("grid7 with DSR", None),
+    "rand200-aodv": ("rand200 with AODV", None),
+    "rand200-olsr": ("rand200 with OLSR", None),
 }
 RSS_TARGET_MB = 200.0
+
+# routing scenario -> (static-routing baseline of the same topology, protocol)
+ROUTED: dict[str, tuple[str, str]] = {
+    "grid7-dsr": ("grid7", "dsr"),
+    "rand200-aodv": ("rand200", "aodv"),
+    "rand200-olsr": ("rand200", "olsr"),
+}
+# A routing scenario's wall time may be at most this multiple of its baseline's.
+ROUTING_RATIO_TARGET = 3.0
 
 
 def largest_component(pos: list[tuple[float, float]], radius: float) -> list[int]:
@@ -72,6 +92,12 @@ def random200() -> dict[str, Any]:
 
 
 def build(name: str) -> dict[str, Any]:
+    if name in ROUTED:
+        base, protocol = ROUTED[name]
+        scenario = build(base)
+        scenario["name"] = f"bench-{name}"
+        scenario["routing"] = {"protocol": protocol}  # the protocol's default preset
+        return scenario
     if name == "chain4":
         return sc.chain(4, 200.0, duration=120.0, name="bench-chain4")
     if name == "grid7":
@@ -108,28 +134,41 @@ def run_bench(repeat: int = 1, progress=None) -> list[dict[str, Any]]:
             "baseline_rss_mb": min(r["baseline_rss_mb"] for r in runs),
             "wall_target_s": target, "repeat": repeat,
         })
+    walls = {r["scenario"]: r["wall_s"] for r in out}
+    for r in out:
+        base = ROUTED.get(r["scenario"], (None, None))[0]
+        r["baseline"] = base
+        r["ratio_to_static"] = r["wall_s"] / walls[base] if base in walls and walls[base] > 0 else None
     return out
 
 
 def _verdict(row: dict[str, Any]) -> str:
     ok_wall = row["wall_target_s"] is None or row["wall_s"] < row["wall_target_s"]
+    if row.get("ratio_to_static") is not None:
+        ok_wall = ok_wall and row["ratio_to_static"] <= ROUTING_RATIO_TARGET
     ok_rss = row["peak_rss_mb"] < RSS_TARGET_MB
     return "ok" if ok_wall and ok_rss else "MISSED"
 
 
 def table(rows: list[dict[str, Any]], markdown: bool = False) -> str:
     headers = ["scenario", "nodes", "flows", "events", "wall s", "events/s", "peak RSS MB",
-               "target", "verdict"]
+               "x static", "target", "verdict"]
     body = []
     for r in rows:
-        tgt = (f"< {r['wall_target_s']:g} s, " if r["wall_target_s"] else "") + f"< {RSS_TARGET_MB:g} MB"
+        tgt = (f"< {r['wall_target_s']:g} s, " if r["wall_target_s"] else "")
+        if r.get("baseline"):
+            tgt += f"<= {ROUTING_RATIO_TARGET:g}x {r['baseline']}, "
+        tgt += f"< {RSS_TARGET_MB:g} MB"
+        ratio = r.get("ratio_to_static")
         body.append([f"{r['scenario']} ({r['description']})", r["nodes"], r["flows"], f"{r['events']:,}",
-                     f"{r['wall_s']:.3f}", f"{r['events_per_s']:,.0f}", f"{r['peak_rss_mb']:.1f}", tgt,
-                     _verdict(r)])
+                     f"{r['wall_s']:.3f}", f"{r['events_per_s']:,.0f}", f"{r['peak_rss_mb']:.1f}",
+                     "-" if ratio is None else f"{ratio:.2f}", tgt, _verdict(r)])
     fn = markdown_table if markdown else text_table
-    text = fn(headers, body, align="lrrrrrrll")
+    text = fn(headers, body, align="lrrrrrrrll")
     note = (f"Wall time: best of {rows[0]['repeat']} run(s) of the simulation call in a fresh process; "
             "peak RSS: the whole child process (Python, pandas and the engine; "
             f"the interpreter alone after imports: ~{min(r['baseline_rss_mb'] for r in rows):.0f} MB). "
+            "x static: wall time over the best wall time of the static-routing run of the same "
+            "topology in this bench call. "
             f"{os.cpu_count()} CPU(s).") if rows else ""
     return text + "\n\n" + note

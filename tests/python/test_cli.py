@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from hoplab import _core
-from hoplab.bench import build, largest_component
+from hoplab.bench import ROUTED, SCENARIOS, build, largest_component
 from hoplab.cli import cli
 
 from .conftest import EXAMPLES, SMALL_TOML, run_module
@@ -132,13 +132,33 @@ def test_reproduce_linux_acks_turns_delayed_acks_off_at_w2():
 
 
 def test_bench_scenarios_are_fixed_and_valid():
-    for name in ("chain4", "grid7", "rand200"):
+    for name in SCENARIOS:
         import json
 
         _core.validate_json(json.dumps(build(name)))
     a, b = build("rand200"), build("rand200")
     assert a == b
     assert len(a["topology"]["positions"]) == 200 and len(a["flows"]) == 20
+
+
+def test_bench_routing_scenarios_match_their_static_baselines():
+    assert set(ROUTED) == {"grid7-dsr", "rand200-aodv", "rand200-olsr"} <= set(SCENARIOS)
+    for name, (base, protocol) in ROUTED.items():
+        assert base in SCENARIOS and base not in ROUTED
+        routed, static = build(name), build(base)
+        assert routed["routing"] == {"protocol": protocol}  # default preset
+        assert "routing" not in static
+        del routed["routing"], routed["name"], static["name"]
+        assert routed == static  # same topology, flows, duration and settings
+
+
+def test_bench_ratio_and_verdict():
+    from hoplab import bench as b
+
+    row = {"scenario": "rand200-aodv", "baseline": "rand200", "wall_target_s": None, "peak_rss_mb": 80.0}
+    assert b._verdict({**row, "ratio_to_static": 2.9}) == "ok"
+    assert b._verdict({**row, "ratio_to_static": 3.1}) == "MISSED"
+    assert b._verdict({**row, "baseline": None, "ratio_to_static": None}) == "ok"
 
 
 def test_largest_component_bfs():
