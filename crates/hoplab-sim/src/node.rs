@@ -52,6 +52,8 @@ pub struct Node {
     /// An agent was fed an input since its deadlines were last read: agents
     /// change only then, so other events skip re-reading their timers.
     agents_touched: bool,
+    /// The router was fed an input since its deadline was last read.
+    router_touched: bool,
     mac_events: Vec<MacEvent>,
     route_actions: Vec<RouteAction>,
     bodies: Vec<Body>,
@@ -72,6 +74,7 @@ impl Node {
             timers,
             next_uid: 0,
             agents_touched: true,
+            router_touched: true,
             mac_events: Vec::new(),
             route_actions: Vec::new(),
             bodies: Vec::new(),
@@ -135,6 +138,7 @@ impl Node {
                     self.mac.handle_timer(now, MacTimer::from_index(slot));
                 } else if slot == ROUTER_TIMER {
                     let mut acts = std::mem::take(&mut self.route_actions);
+                    self.router_touched = true;
                     self.router.handle_timeout(now, &mut acts);
                     self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
@@ -185,6 +189,7 @@ impl Node {
             MacEvent::TxOk { next_hop } => {
                 if next_hop != BROADCAST {
                     let mut acts = std::mem::take(&mut self.route_actions);
+                    self.router_touched = true;
                     self.router.tx_ok(now, next_hop, &mut acts);
                     self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
@@ -193,6 +198,7 @@ impl Node {
             MacEvent::TxFailed { next_hop, packet } => {
                 self.count_drop(DropReason::Ret, packet.ptype());
                 let mut acts = std::mem::take(&mut self.route_actions);
+                self.router_touched = true;
                 self.router.link_failed(now, next_hop, packet, &mut acts);
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
@@ -200,6 +206,7 @@ impl Node {
             MacEvent::Duplicate { ptype } => self.count_drop(DropReason::Dup, ptype),
             MacEvent::Overheard { from, to, packet } => {
                 let mut acts = std::mem::take(&mut self.route_actions);
+                self.router_touched = true;
                 self.router.overhear(now, from, to, &packet, &mut acts);
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
@@ -228,6 +235,7 @@ impl Node {
     fn ip_receive(&mut self, from: NodeId, mut p: Packet, ctx: &mut Ctx) {
         let now = ctx.now;
         let mut acts = std::mem::take(&mut self.route_actions);
+        self.router_touched = true;
         self.router.heard(now, from, &p, &mut acts);
         match &p.body {
             Body::Routing(_) => self.router.receive(now, from, p, &mut acts),
@@ -250,6 +258,7 @@ impl Node {
                     self.count_drop(DropReason::Ttl, p.ptype());
                 } else {
                     self.stats.forwarded += 1;
+                    self.router_touched = true;
                     self.router.route(now, p, &mut acts);
                 }
             }
@@ -271,6 +280,7 @@ impl Node {
                 self.next_uid += 1;
                 let uid = (self.id as u64) << 40 | self.next_uid;
                 let mark = acts.len();
+                self.router_touched = true;
                 self.router.route(now, Packet::new(uid, self.id, dst, body, now), &mut acts);
                 let sent = acts[mark..].iter().any(|a| matches!(a, RouteAction::Send { packet, .. } if packet.uid == uid));
                 if !sent {
@@ -304,6 +314,7 @@ impl Node {
                 RouteAction::Reclaim { next_hop } => {
                     let packets = self.ifq.purge(now, next_hop);
                     let mut more = Vec::new();
+                    self.router_touched = true;
                     self.router.reclaimed(now, next_hop, packets, &mut more);
                     self.apply_route_actions(&mut more, ctx);
                 }
@@ -336,8 +347,10 @@ impl Node {
         for (i, at) in mac.into_iter().enumerate() {
             self.arm(i, at, ctx);
         }
-        let r = self.router.poll_timeout();
-        self.arm(ROUTER_TIMER, r, ctx);
+        if std::mem::take(&mut self.router_touched) {
+            let r = self.router.poll_timeout();
+            self.arm(ROUTER_TIMER, r, ctx);
+        }
         if !std::mem::take(&mut self.agents_touched) {
             return;
         }
