@@ -83,7 +83,10 @@ impl Radio {
                     self.lock = Some(Lock { ok: false, ..lock });
                 }
             }
-            None if sensed => {
+            // A signal from beyond the interference range that we cannot
+            // decode only makes the medium busy: it must not occupy the
+            // receiver (seed 000 §4.2, IF_Range < CS_Range).
+            None if sensed && (interferes || power >= self.rx_threshold) => {
                 let decodable = power >= self.rx_threshold;
                 let ok = decodable && power >= self.capture_ratio * self.interference_except(tx);
                 self.lock = Some(Lock { tx, power, ok, decodable });
