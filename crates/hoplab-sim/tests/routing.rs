@@ -113,3 +113,51 @@ fn dsr_on_the_7x7_grid_changes_routes_often() {
     assert!(t > 100.0 && t <= 120.0, "path-length times add up to {t} s");
     assert!(dsr.paths.iter().any(|p| p.hops > 6 && p.time_s > 0.0), "DSR never used a longer path");
 }
+
+fn route_break(routing: &str, seed: u64) -> RunOutput {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/route_break.toml")).unwrap();
+    let i = text.find("[routing]").unwrap();
+    let j = i + text[i..].find("\n\n").unwrap();
+    run_toml(&format!("{}[routing]\n{routing}{}", &text[..i], &text[j..]), seed)
+}
+
+/// The delivery outage at the break: the first time after 34 s that data
+/// reached E over a new path, and the seconds since the last packet over
+/// the old one. Also checks the new path is the 5-hop one through F.
+fn outage(r: &RunOutput, what: &str) -> f64 {
+    let e = r
+        .route_events
+        .iter()
+        .find(|e| e.event == "path_change" && e.flow == 0 && e.time_s > 34.0)
+        .unwrap_or_else(|| panic!("{what}: the flow never took a new path after the break"));
+    assert_eq!(e.peer, 5, "{what}: re-routed over {} hops, not through F", e.peer);
+    e.latency_s
+}
+
+/// Seed 003: after E walks out of D's range at 35 s every protocol re-routes
+/// through F; DSR (salvaging from its cache) recovers before AODV (RERR,
+/// then a new discovery from the source), and OLSR with its default 5 s TC
+/// interval takes longest (seed 003: ~2 s, ~3 s, ~20 s). Two seeds each.
+#[test]
+fn route_break_outage_is_shortest_with_dsr_and_longest_with_olsr() {
+    for seed in 1..=2 {
+        let dsr = outage(&route_break("protocol = \"dsr\"\npreset = \"dsr-uu\"", seed), "DSR");
+        let aodv = outage(&route_break("protocol = \"aodv\"\npreset = \"aodv-uu\"", seed), "AODV");
+        let olsr = outage(&route_break("protocol = \"olsr\"\npreset = \"oolsr\"", seed), "OLSR");
+        assert!(dsr < aodv && aodv < olsr, "seed {seed}: outage DSR {dsr:.2} s, AODV {aodv:.2} s, OLSR {olsr:.2} s");
+        assert!(olsr > 5.0, "seed {seed}: OLSR outage {olsr:.2} s");
+    }
+}
+
+/// Seed 003 Table 4: OLSR's time in RTO falls with a 3 s TC interval and
+/// with immediate TC (55.6 s default, 41.3 s and 41.1 s in the paper).
+#[test]
+fn olsr_time_in_rto_falls_with_shorter_tc_interval_and_immediate_tc() {
+    let rto = |extra: &str| -> f64 {
+        (1..=2).map(|s| route_break(&format!("protocol = \"olsr\"\npreset = \"oolsr\"\n{extra}"), s).flows[0].rto_time_s).sum::<f64>() / 2.0
+    };
+    let default = rto("");
+    let tc3 = rto("[routing.olsr]\ntc_interval_s = 3.0\n");
+    let immediate = rto("[routing.olsr]\nimmediate_tc = true\n");
+    assert!(tc3 < default && immediate < default, "time in RTO: default {default:.1} s, TC 3 s {tc3:.1} s, immediate {immediate:.1} s");
+}
