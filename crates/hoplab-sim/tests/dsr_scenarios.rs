@@ -64,22 +64,28 @@ fn route_break_dsr_uu_salvages_through_f() {
     assert!(a > 0.5 * b, "dsr-uu {a:.1} kbit/s vs ns2 {b:.1} kbit/s");
 }
 
-fn chain6(protocol: &str, flows: &str) -> RunOutput {
-    let toml = format!(
-        "duration = 120.0\n[topology]\nkind = \"chain\"\nnodes = 7\nspacing = 200.0\n[routing]\nprotocol = \"{protocol}\"\n{flows}"
-    );
+fn chain6(routing: &str, flows: &str) -> RunOutput {
+    let toml = format!("duration = 120.0\n[topology]\nkind = \"chain\"\nnodes = 7\nspacing = 200.0\n[routing]\n{routing}\n{flows}");
     common::run_toml(&toml, 1)
 }
 
 #[test]
 fn ns2_dsr_on_a_static_six_hop_chain() {
     let one = "[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 6\n";
-    let st = chain6("static", one);
-    let dsr = chain6("dsr\npreset = \"ns2\"", one);
-    let uu = chain6("dsr\npreset = \"dsr-uu\"", one);
+    let st = chain6("protocol = \"static\"", one);
+    let dsr = chain6("protocol = \"dsr\"\npreset = \"ns2\"", one);
+    let uu = chain6("protocol = \"dsr\"\npreset = \"dsr-uu\"", one);
     for (n, o) in [("static", &st), ("dsr ns2", &dsr), ("dsr-uu", &uu)] {
         let f = &o.flows[0];
         eprintln!("6-hop {n}: {:.1} kbit/s, {} route changes, gap {:.2} s, {} timeouts", f.throughput_kbps, f.route_changes, f.longest_gap_s, f.timeouts);
+    }
+    // Two flows, one each way.
+    let two = format!("{one}[[flows]]\nkind = \"ftp\"\nsrc = 6\ndst = 0\nstart = 1.5\n");
+    for (n, r) in [("static", "protocol = \"static\""), ("dsr ns2", "protocol = \"dsr\"\npreset = \"ns2\""), ("dsr-uu", "protocol = \"dsr\"\npreset = \"dsr-uu\"")] {
+        let o = chain6(r, &two);
+        let t: Vec<_> = o.flows.iter().map(|f| format!("{:.1} kbit/s ({} route changes, gap {:.2} s)", f.throughput_kbps, f.route_changes, f.longest_gap_s)).collect();
+        eprintln!("6-hop two flows {n}: {t:?}");
+        assert!(o.flows.iter().map(|f| f.throughput_kbps).sum::<f64>() > 50.0, "{n}");
     }
     let (s, d) = (st.flows[0].throughput_kbps, dsr.flows[0].throughput_kbps);
     assert!(d > 0.5 * s, "ns2 DSR {d:.1} vs static {s:.1}");
