@@ -112,12 +112,28 @@ impl Dsr {
         self.cache.confirm(now, self.me, from);
     }
 
+    /// The MAC is done with a frame to `next_hop` (the packet `uid` when
+    /// known): the entry's acknowledgement wait starts now.
+    pub(super) fn mark_sent(&mut self, now: SimTime, next_hop: NodeId, uid: Option<u64>) {
+        let m = self.maint.iter_mut().find(|m| !m.sent && m.next_hop == next_hop && uid.is_none_or(|u| m.packet.uid == u));
+        if let Some(m) = m {
+            let wait = if m.passive { self.cfg.passive_ack_timeout_s } else { self.cfg.ack_timeout_s };
+            m.sent = true;
+            m.deadline = now + dur(wait);
+        }
+    }
+
     /// Unacknowledged packets: fall back from passive to network ACKs,
     /// retransmit up to MaxMaintRexmt, then declare the link broken (§8.3.3).
     pub(super) fn maint_timeouts(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
         loop {
             let Some(i) = self.maint.iter().position(|m| m.deadline <= now) else { return };
             let m = &mut self.maint[i];
+            if !m.sent {
+                // Never reported sent: no evidence about the link.
+                self.maint.remove(i);
+                continue;
+            }
             if m.rexmt >= self.cfg.max_maint_rexmt {
                 let hop = m.next_hop;
                 self.link_broken(now, hop, LinkCause::NoAck, vec![], out);
@@ -126,8 +142,9 @@ impl Dsr {
             m.rexmt += 1;
             // TryPassiveAcks transmissions wait for a passive ACK; then ask.
             m.passive = m.passive && m.rexmt < self.cfg.try_passive_acks;
-            let wait = if m.passive { self.cfg.passive_ack_timeout_s } else { self.cfg.ack_timeout_s };
-            m.deadline = now + dur(wait);
+            // The new copy queues again; its wait starts when it leaves.
+            m.sent = false;
+            m.deadline = now + dur(super::state::UNSENT_LIMIT_S);
             let ask = !m.passive;
             let mut p = m.packet.clone();
             let next_hop = m.next_hop;

@@ -27,7 +27,15 @@ pub(super) struct MaintEntry {
     /// As sent, with `sr.at` at this node.
     pub packet: Packet,
     pub next_hop: NodeId,
+    /// Sent: when the acknowledgement is due. Still in the interface queue
+    /// (`!sent`): when to forget the entry (`UNSENT_LIMIT`).
     pub deadline: SimTime,
+    /// The MAC has finished with this copy (ACKed or given up). The
+    /// acknowledgement wait runs from then, not from the hand-off to the
+    /// interface queue, where a packet may wait far longer than
+    /// PassiveAckTimeout behind others (§8.3.3: the timeout covers the
+    /// link, not our own queue).
+    pub sent: bool,
     /// Still waiting for a passive acknowledgement (else a network one).
     pub passive: bool,
     /// Retransmissions so far (bounded by MaxMaintRexmt).
@@ -58,8 +66,19 @@ pub struct Dsr {
     pub(super) last_error: Option<msg::RouteError>,
     /// Sources already sent a Route Error for the current break of a link.
     pub(super) notified: BTreeMap<NodeId, BTreeSet<NodeId>>,
+    /// Uids of data packets recently forwarded (FORWARDED_MEMORY).
+    pub(super) forwarded: VecDeque<u64>,
     counter: u64,
 }
+
+/// An entry whose copy the MAC never reported sent (the interface queue
+/// dropped it, or a MAC ACK was credited to another frame) is forgotten
+/// after this long; it says nothing about the link.
+pub(super) const UNSENT_LIMIT_S: f64 = 5.0;
+
+/// Data packets remembered as forwarded, to recognise a maintenance
+/// retransmission of one we already forwarded.
+pub(super) const FORWARDED_MEMORY: usize = 256;
 
 pub(super) fn dur(s: f64) -> Dur {
     Dur::from_secs_f64(s)
@@ -83,6 +102,7 @@ impl Dsr {
             grat_sent: BTreeMap::new(),
             last_error: None,
             notified: BTreeMap::new(),
+            forwarded: VecDeque::new(),
             counter: 0,
         }
     }
@@ -183,11 +203,12 @@ impl Dsr {
         };
         msg::set_header(&mut p, entry == Some(false));
         if let Some(passive) = entry {
-            let wait = if passive { self.cfg.passive_ack_timeout_s } else { self.cfg.ack_timeout_s };
+            // The wait starts when the MAC is done with the frame (`sent`).
             self.maint.push(MaintEntry {
                 packet: p.clone(),
                 next_hop,
-                deadline: now + dur(wait),
+                deadline: now + dur(UNSENT_LIMIT_S),
+                sent: false,
                 passive,
                 rexmt: 0,
             });
@@ -209,6 +230,18 @@ impl Dsr {
         if i + 1 >= sr.addrs.len() {
             return out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
         }
+        // §8.3.3: a copy retransmitted with an Acknowledgement Request
+        // because the passive ACK went unheard is acknowledged (in `heard`)
+        // but not forwarded a second time: our first copy is on its way, and
+        // our own maintenance looks after it.
+        if msg::ack_requested(&p) && self.forwarded.contains(&p.uid) {
+            return out.push(RouteAction::Drop { packet: p, reason: DropReason::Dup });
+        }
+        self.forwarded.push_back(p.uid);
+        if self.forwarded.len() > FORWARDED_MEMORY {
+            self.forwarded.pop_front();
+        }
+        let sr = p.sr.as_ref().unwrap();
         let addrs = sr.addrs.clone();
         // §8.1.4: a forwarding node may cache the route it carries.
         self.learn_path(now, &addrs);
@@ -278,17 +311,24 @@ impl Protocol for Dsr {
     }
 
     fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, _out: &mut Vec<RouteAction>) {
-        // Only link-layer maintenance listens to the MAC (§8.3.1).
+        // Only link-layer maintenance takes the MAC's word for the link (§8.3.1).
         if self.cfg.maintenance == Maintenance::LinkLayer {
             self.cache.confirm(now, self.me, next_hop);
+        } else {
+            // The frame left: start the oldest waiting entry's ACK timer.
+            // The MAC serves the interface queue in order, so that is the
+            // packet it sent, unless it was a control packet to the same
+            // neighbour (then the timer starts a little early).
+            self.mark_sent(now, next_hop, None);
         }
     }
 
     fn link_failed(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
         if self.cfg.maintenance != Maintenance::LinkLayer {
             // Link-layer feedback is off: the MAC already counted the loss,
-            // and the maintenance buffer still holds a copy if one is owed.
-            return;
+            // and the maintenance buffer still holds a copy if one is owed;
+            // its ACK timer runs from now.
+            return self.mark_sent(now, next_hop, Some(packet.uid));
         }
         let pkts = if packet.is_routing() || packet.sr.is_none() || next_hop == BROADCAST { vec![] } else { vec![packet] };
         self.link_broken(now, next_hop, crate::net::LinkCause::MacFeedback, pkts, out);

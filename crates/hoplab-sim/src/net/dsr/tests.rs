@@ -376,8 +376,9 @@ fn missing_acks_break_the_link_and_salvage_the_maintenance_buffer() {
     assert_eq!((broken[0].1, broken[0].2), (2, RouteNote::LinkBroken { neighbor: 3, cause: LinkCause::NoAck }));
     // Next hop 3 is the destination: ACK requests from the start, then
     // MaxMaintRexmt (2) retransmissions 100 ms apart, then the break.
+    // Each wait starts when the MAC gives up on the copy (7 ms on the bench).
     let t = broken[0].0.as_secs_f64() - 1.5;
-    assert!((t - (0.002 + 0.3)).abs() < 1e-6, "{t}");
+    assert!((t - (0.002 + 3.0 * (0.007 + 0.1))).abs() < 1e-6, "{t}");
     let tries = n.sent.iter().filter(|s| s.1 == 2 && s.2 == 3 && s.3.uid == uid).count();
     assert_eq!(tries, 3);
 }
@@ -442,4 +443,124 @@ fn route_error_rides_on_the_next_request() {
     out.clear();
     nb.receive(SimTime::ZERO, 0, q, &mut out);
     assert!(sends(&out).is_empty(), "no stale cached reply: {out:?}");
+}
+
+fn uu_cfg() -> DsrConfig {
+    DsrConfig::preset("dsr-uu").unwrap()
+}
+
+fn secs(x: f64) -> SimTime {
+    SimTime::from_secs_f64(x)
+}
+
+fn is_link_broken(out: &[RouteAction]) -> bool {
+    out.iter().any(|a| matches!(a, RouteAction::Note(RouteNote::LinkBroken { .. })))
+}
+
+/// Bug: the passive-ACK timer started when the packet was handed to the
+/// interface queue, so a packet waiting there longer than PassiveAckTimeout
+/// (100 ms; common under TCP load) was "unacknowledged" before it was even
+/// sent: retransmitted copies flooded the queue and links were declared
+/// broken while up. The wait now starts when the MAC is done with the frame.
+#[test]
+fn ack_timer_starts_when_the_mac_sends_the_packet_not_when_it_is_queued() {
+    let mut d = node(0, &uu_cfg());
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    assert_eq!(sends(&out).len(), 1);
+    // Still queued 1 s later: no retransmission, no broken link.
+    out.clear();
+    assert!(d.poll_timeout().unwrap() > secs(1.0));
+    d.handle_timeout(secs(1.0), &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    // The MAC sends it at 1 s: the passive ACK is due 100 ms later.
+    d.tx_ok(secs(1.0), 1, &mut out);
+    assert_eq!(d.poll_timeout(), Some(secs(1.1)));
+    d.handle_timeout(secs(1.1), &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1, "{out:?}");
+    assert_eq!(s[0].1.uid, 1);
+    assert!(msg::ack_requested(s[0].1), "the retransmission asks for a network ACK");
+    // The retransmitted copy's wait also starts when it leaves.
+    out.clear();
+    d.handle_timeout(secs(2.0), &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    // An ACK for it clears the entry.
+    let a = Ack { id: 1, ack_source: 1, ack_dest: 0 };
+    let ack = d.control(secs(2.0), 0, DsrMsg::Ack(a));
+    d.tx_ok(secs(2.0), 1, &mut out);
+    d.receive(secs(2.01), 1, ack, &mut out);
+    assert!(d.maint.is_empty());
+    assert!(!is_link_broken(&out));
+}
+
+#[test]
+fn an_entry_never_reported_sent_is_forgotten_without_breaking_the_link() {
+    let mut d = node(0, &uu_cfg());
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    out.clear();
+    let t = d.poll_timeout().unwrap();
+    assert!((t.as_secs_f64() - state::UNSENT_LIMIT_S).abs() < 1e-9);
+    d.handle_timeout(t, &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    assert!(d.maint.is_empty());
+    assert!(d.cache.has_link(0, 1));
+}
+
+#[test]
+fn a_mac_give_up_starts_the_wait_for_that_packet() {
+    let mut d = node(0, &uu_cfg());
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    d.route(SimTime::ZERO, data(2, 0, 3), &mut out);
+    let second = sends(&out)[1].1.clone();
+    out.clear();
+    // The MAC gives up on the second packet (the first is still queued).
+    d.link_failed(secs(0.5), 1, second, &mut out);
+    assert!(out.is_empty(), "LL feedback is off: {out:?}");
+    assert_eq!(d.poll_timeout(), Some(secs(0.6)));
+    d.handle_timeout(secs(0.6), &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].1.uid, 2);
+}
+
+/// Bug: a copy retransmitted with an Acknowledgement Request (its passive
+/// ACK went unheard) was forwarded again by the next hop, so every missed
+/// passive ACK put a duplicate on every later hop. The next hop now answers
+/// the request and drops the copy it already forwarded.
+#[test]
+fn a_retransmitted_copy_is_acknowledged_but_not_forwarded_twice() {
+    let mut d = node(1, &uu_cfg());
+    let mut p = data(7, 0, 3);
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0 }));
+    msg::set_header(&mut p, false);
+    let mut out = vec![];
+    d.heard(SimTime::ZERO, 0, &p, &mut out);
+    d.route(SimTime::ZERO, p.clone(), &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].0, 2);
+    // The retransmission, asking for an ACK.
+    msg::set_header(&mut p, true);
+    assert!(msg::ack_requested(&p));
+    out.clear();
+    d.heard(secs(0.2), 0, &p, &mut out);
+    d.route(secs(0.2), p.clone(), &mut out);
+    let s = sends(&out);
+    assert_eq!(s.len(), 1, "{out:?}");
+    assert_eq!(s[0].0, 0);
+    assert!(matches!(dsr_msg(s[0].1), Some(DsrMsg::Ack(a)) if a.id == 7 && a.ack_dest == 0));
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Drop { reason: DropReason::Dup, packet } if packet.uid == 7)));
+    // A first copy that arrives with a request (the first one was lost) is forwarded.
+    let mut q = data(8, 0, 3);
+    q.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0 }));
+    msg::set_header(&mut q, true);
+    out.clear();
+    d.route(secs(0.3), q, &mut out);
+    assert!(sends(&out).iter().any(|(nh, p)| *nh == 2 && p.uid == 8));
 }
