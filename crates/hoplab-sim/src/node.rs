@@ -2,11 +2,15 @@
 //! layers: PHY (radio) <-> MAC (DCF) <-> interface queue <-> IP/routing <->
 //! agents. Each event is handed to the layer it is for; the node then
 //! shuttles the layers' outputs until nothing moves, and re-arms timers.
+//!
+//! With `[link] arp` on, ARP sits between routing and the interface queue,
+//! where ns-2's LL does (seed 002 §2: routing -> LL/ARP -> IFQ -> MAC).
 
 use crate::app::{Agent, AGENT_TIMERS};
 use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacEvent, MacTimer, MAC_TIMERS};
 use crate::measure::NetStats;
+use crate::net::arp::{Arp, ArpOut};
 use crate::net::{DropReason, RouteAction, Router};
 use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
@@ -23,7 +27,10 @@ pub struct Ctx<'a> {
 }
 
 const ROUTER_TIMER: usize = MAC_TIMERS;
-const FIRST_AGENT_TIMER: usize = MAC_TIMERS + 1;
+/// ARP's retransmission timer, when ARP is on. Agents' slots follow it; the
+/// slot exists only with ARP so that runs without it keep their timer slot
+/// numbers (and so their event hashes).
+const ARP_TIMER: usize = MAC_TIMERS + 1;
 
 #[derive(Clone, Copy, Default)]
 struct TimerSlot {
@@ -45,9 +52,12 @@ pub struct Node {
     pub mac: Dcf,
     pub ifq: Ifq,
     pub router: Router,
+    /// None when `link.arp` is off: next hops resolve instantly.
+    pub arp: Option<Arp>,
     pub agents: Vec<Agent>,
     pub stats: NodeStats,
     timers: Vec<TimerSlot>,
+    first_agent_timer: usize,
     next_uid: u64,
     /// An agent was fed an input since its deadlines were last read: agents
     /// change only then, so other events skip re-reading their timers.
@@ -56,27 +66,32 @@ pub struct Node {
     router_touched: bool,
     mac_events: Vec<MacEvent>,
     route_actions: Vec<RouteAction>,
+    arp_out: Vec<ArpOut>,
     bodies: Vec<Body>,
 }
 
 impl Node {
-    pub fn new(id: NodeId, radio: Radio, mut mac: Dcf, ifq: Ifq, router: Router, agents: Vec<Agent>) -> Node {
+    pub fn new(id: NodeId, radio: Radio, mut mac: Dcf, ifq: Ifq, router: Router, arp: Option<Arp>, agents: Vec<Agent>) -> Node {
         mac.promiscuous = router.promiscuous();
-        let timers = vec![TimerSlot::default(); FIRST_AGENT_TIMER + AGENT_TIMERS * agents.len()];
+        let first_agent_timer = ARP_TIMER + arp.is_some() as usize;
+        let timers = vec![TimerSlot::default(); first_agent_timer + AGENT_TIMERS * agents.len()];
         Node {
             id,
             radio,
             mac,
             ifq,
             router,
+            arp,
             agents,
             stats: NodeStats::default(),
             timers,
+            first_agent_timer,
             next_uid: 0,
             agents_touched: true,
             router_touched: true,
             mac_events: Vec::new(),
             route_actions: Vec::new(),
+            arp_out: Vec::new(),
             bodies: Vec::new(),
         }
     }
@@ -142,9 +157,15 @@ impl Node {
                     self.router.handle_timeout(now, &mut acts);
                     self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
+                } else if slot < self.first_agent_timer {
+                    let mut out = std::mem::take(&mut self.arp_out);
+                    self.arp.as_mut().expect("ARP timer without ARP").handle_timeout(now, &mut out);
+                    self.apply_arp_out(&mut out, ctx);
+                    self.arp_out = out;
                 } else {
-                    let k = (slot - FIRST_AGENT_TIMER) / AGENT_TIMERS;
-                    self.agents[k].handle_timer(now, (slot - FIRST_AGENT_TIMER) % AGENT_TIMERS);
+                    let first = self.first_agent_timer;
+                    let k = (slot - first) / AGENT_TIMERS;
+                    self.agents[k].handle_timer(now, (slot - first) % AGENT_TIMERS);
                     self.agents_touched = true;
                     self.agent_output(k, ctx);
                 }
@@ -187,6 +208,7 @@ impl Node {
             }
             MacEvent::Deliver { from, packet } => self.ip_receive(from, packet, ctx),
             MacEvent::TxOk { next_hop } => {
+                // (ARP replies included: a unicast ACKed proves the link.)
                 if next_hop != BROADCAST {
                     let mut acts = std::mem::take(&mut self.route_actions);
                     self.router_touched = true;
@@ -197,6 +219,11 @@ impl Node {
             }
             MacEvent::TxFailed { next_hop, packet } => {
                 self.count_drop(DropReason::Ret, packet.ptype());
+                // ns-2 sets no transmit-failure callback on ARP replies
+                // (arp.cc arpinput): the MAC just drops them.
+                if matches!(packet.body, Body::Arp(_)) {
+                    return;
+                }
                 let mut acts = std::mem::take(&mut self.route_actions);
                 self.router_touched = true;
                 self.router.link_failed(now, next_hop, packet, &mut acts);
@@ -204,6 +231,8 @@ impl Node {
                 self.route_actions = acts;
             }
             MacEvent::Duplicate { ptype } => self.count_drop(DropReason::Dup, ptype),
+            // ARP is not IP: routing's promiscuous tap never sees it.
+            MacEvent::Overheard { packet, .. } if matches!(packet.body, Body::Arp(_)) => {}
             MacEvent::Overheard { from, to, packet } => {
                 let mut acts = std::mem::take(&mut self.route_actions);
                 self.router_touched = true;
@@ -234,12 +263,23 @@ impl Node {
     /// A packet from the MAC: routing control, ours, or one to forward.
     fn ip_receive(&mut self, from: NodeId, mut p: Packet, ctx: &mut Ctx) {
         let now = ctx.now;
+        if let Body::Arp(m) = &p.body {
+            // ns-2's LL hands ARP packets to ARP (arp.cc arpinput); they
+            // never reach routing. Without ARP nobody sends any.
+            if let Some(arp) = self.arp.as_mut() {
+                let mut out = std::mem::take(&mut self.arp_out);
+                arp.receive(now, from, m, &mut out);
+                self.apply_arp_out(&mut out, ctx);
+                self.arp_out = out;
+            }
+            return;
+        }
         let mut acts = std::mem::take(&mut self.route_actions);
         self.router_touched = true;
         self.router.heard(now, from, &p, &mut acts);
         match &p.body {
             Body::Routing(_) => self.router.receive(now, from, p, &mut acts),
-            Body::Arp(_) => {} // ARP is resolved instantly when `link.arp` is off
+            Body::Arp(_) => unreachable!("handled above"),
             Body::Tcp(_) | Body::Udp(_) if p.dst == self.id => {
                 let flow = p.flow().expect("data packet");
                 self.stats.net.arrived(now, &p, flow, p.ptype() == PacketType::Ack);
@@ -306,13 +346,28 @@ impl Node {
                             self.stats.net.routed(now, flow);
                         }
                     }
-                    if let Some(dropped) = self.ifq.enqueue(now, packet, next_hop) {
-                        self.count_drop(DropReason::Ifq, dropped.ptype());
+                    // Measurement is done above, once, as routing hands the
+                    // packet down; ARP may hold it and release it later.
+                    match self.arp.as_mut() {
+                        Some(arp) => {
+                            let mut out = std::mem::take(&mut self.arp_out);
+                            arp.resolve(now, next_hop, packet, &mut out);
+                            self.apply_arp_out(&mut out, ctx);
+                            self.arp_out = out;
+                        }
+                        None => self.ifq_enqueue(now, packet, next_hop),
                     }
                 }
                 RouteAction::Drop { packet, reason } => self.count_drop(reason, packet.ptype()),
                 RouteAction::Reclaim { next_hop } => {
-                    let packets = self.ifq.purge(now, next_hop);
+                    let mut packets = self.ifq.purge(now, next_hop);
+                    // A queued ARP reply is not routing's to salvage; ns-2
+                    // AODV drops what it filters from the queue (CBK).
+                    let before = packets.len();
+                    packets.retain(|p| !matches!(p.body, Body::Arp(_)));
+                    for _ in packets.len()..before {
+                        self.count_drop(DropReason::Cbk, PacketType::Arp);
+                    }
                     let mut more = Vec::new();
                     self.router_touched = true;
                     self.router.reclaimed(now, next_hop, packets, &mut more);
@@ -327,6 +382,44 @@ impl Node {
         }
         let router = &self.router;
         self.stats.net.recheck(now, |d| router.has_route(now, d));
+    }
+
+    fn ifq_enqueue(&mut self, now: SimTime, packet: Packet, next_hop: NodeId) {
+        if let Some(dropped) = self.ifq.enqueue(now, packet, next_hop) {
+            self.count_drop(DropReason::Ifq, dropped.ptype());
+        }
+    }
+
+    /// Carry out what ARP decided. ARP packets go to the interface queue at
+    /// normal priority: ns-2's PriQueue favours only routing packets.
+    fn apply_arp_out(&mut self, out: &mut Vec<ArpOut>, ctx: &mut Ctx) {
+        let now = ctx.now;
+        for o in out.drain(..) {
+            match o {
+                ArpOut::Send { next_hop, packet } => self.ifq_enqueue(now, packet, next_hop),
+                ArpOut::Request(p) | ArpOut::Reply(p) => {
+                    let kind = if matches!(p.body, Body::Arp(ref m) if m.reply) { "arp.reply" } else { "arp.request" };
+                    self.stats.net.count_sent(kind, p.size());
+                    let dst = p.dst;
+                    self.ifq_enqueue(now, p, dst);
+                }
+                ArpOut::Drop { packet, reason } => self.count_drop(reason, packet.ptype()),
+                ArpOut::Failed { next_hop, packet } => {
+                    if let Router::Static(_) = self.router {
+                        // A static route has nowhere else to go.
+                        self.count_drop(DropReason::Arp, packet.ptype());
+                    } else {
+                        // ns-2 arp.cc: the held packet goes to the transmit-
+                        // failure callback, routing's link-failure handler.
+                        let mut acts = std::mem::take(&mut self.route_actions);
+                        self.router_touched = true;
+                        self.router.link_failed(now, next_hop, packet, &mut acts);
+                        self.apply_route_actions(&mut acts, ctx);
+                        self.route_actions = acts;
+                    }
+                }
+            }
+        }
     }
 
     fn arm(&mut self, slot: usize, at: Option<SimTime>, ctx: &mut Ctx) {
@@ -351,13 +444,17 @@ impl Node {
             let r = self.router.poll_timeout();
             self.arm(ROUTER_TIMER, r, ctx);
         }
+        if let Some(arp) = &self.arp {
+            let t = arp.poll_timeout();
+            self.arm(ARP_TIMER, t, ctx);
+        }
         if !std::mem::take(&mut self.agents_touched) {
             return;
         }
         for k in 0..self.agents.len() {
             let t = self.agents[k].timeouts();
             for (j, at) in t.into_iter().enumerate() {
-                self.arm(FIRST_AGENT_TIMER + AGENT_TIMERS * k + j, at, ctx);
+                self.arm(self.first_agent_timer + AGENT_TIMERS * k + j, at, ctx);
             }
         }
     }

@@ -5,6 +5,7 @@ use crate::app::{cbr, ftp, Agent};
 use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacConfig};
 use crate::mobility::Mover;
+use crate::net::arp::{Arp, ArpMode};
 use crate::net::routing::{StaticRouter, StaticTable};
 use crate::net::{aodv::Aodv, dsdv::Dsdv, dsr::Dsr, olsr::Olsr, Router};
 use crate::node::{Ctx, Node};
@@ -14,7 +15,7 @@ use crate::net::DropReason;
 use crate::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries};
 use crate::rng::{Purpose, Stream};
 use crate::queue::Phase;
-use crate::scenario::{FlowKind, RoutingConfig, Scenario, Topology};
+use crate::scenario::{ArpKind, FlowKind, RoutingConfig, Scenario, Topology};
 use crate::tcp::TcpConfig;
 use crate::time::SimTime;
 use crate::wire::NodeId;
@@ -104,7 +105,12 @@ impl World {
                 let id = i as NodeId;
                 let mac = Dcf::new(id, mac_cfg.clone(), Stream::new(seed, id, Purpose::MacBackoff));
                 let router = build_router(&routing, id, seed, &table);
-                Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, ag)
+                let arp = match sc.link.arp {
+                    ArpKind::Off => None,
+                    ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),
+                    ArpKind::Queue => Some(Arp::new(id, ArpMode::Queue(sc.link.arp_queue_limit))),
+                };
+                Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag)
             })
             .collect();
         let mut w = World {
@@ -178,7 +184,11 @@ impl World {
         for node in &mut self.nodes {
             node.stats.net.finish(self.end);
             // ns-2 "END": what is still queued when the run stops.
-            let left: Vec<_> = node.ifq.packets().map(|p| p.ptype()).collect();
+            // So are packets ARP still holds (ns-2 ARPTable::Terminate).
+            let mut left: Vec<_> = node.ifq.packets().map(|p| p.ptype()).collect();
+            if let Some(arp) = node.arp.as_mut() {
+                left.extend(arp.take_held().iter().map(|p| p.ptype()));
+            }
             for t in left {
                 *node.stats.drops.entry((DropReason::End, t)).or_insert(0) += 1;
             }

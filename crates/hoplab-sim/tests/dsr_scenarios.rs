@@ -22,7 +22,7 @@ fn route_break(preset: &str, seed: u64) -> Run {
     let sc = Scenario::from_toml_str(&text).unwrap();
     let mut w = World::new(&sc, seed);
     w.run();
-    let changes = w.nodes[4].stats.net.paths.get(&(0, false)).map_or(vec![], |t| t.change_times.iter().map(|(t, h)| (t.as_secs_f64(), *h)).collect());
+    let changes = w.nodes[4].stats.net.paths.get(&(0, false)).map_or(vec![], |t| t.change_times.iter().map(|(t, h, _)| (t.as_secs_f64(), *h)).collect());
     let f_forwarded = w.nodes[5].stats.forwarded;
     let out = w.results(0.0);
     Run { out, changes, f_forwarded }

@@ -49,6 +49,10 @@ pub enum ArpOut {
     /// An ARP reply, unicast to the requester.
     Reply(Packet),
     Drop { packet: Packet, reason: DropReason },
+    /// `next_hop` never answered: ns-2 (`mac/arp.cc` `arpresolve`) hands
+    /// the held packet to the sender's transmit-failure callback, i.e.
+    /// routing's link-failure handler, rather than dropping it.
+    Failed { next_hop: NodeId, packet: Packet },
 }
 
 /// RFC 1122 §2.3.2.1: at most one request per second per address.
@@ -173,10 +177,10 @@ impl Arp {
             let p = self.pending.get_mut(&addr).expect("due entry");
             if p.requests >= MAX_REQUESTS {
                 // No answer a second after the last request: the address
-                // does not resolve; drop what waited for it.
+                // does not resolve; what waited for it failed like a link.
                 let p = self.pending.remove(&addr).expect("due entry");
                 for packet in p.held {
-                    out.push(ArpOut::Drop { packet, reason: DropReason::Arp });
+                    out.push(ArpOut::Failed { next_hop: addr, packet });
                 }
             } else {
                 p.requests += 1;
@@ -305,11 +309,18 @@ mod tests {
         let mut out = vec![];
         a.handle_timeout(secs(2.0), &mut out);
         assert_eq!(requests(&out), vec![1]);
-        // A second after the third request: give up, drop what was held.
+        // A second after the third request: give up, fail what was held.
         let mut out = vec![];
         a.handle_timeout(secs(3.0), &mut out);
         assert!(requests(&out).is_empty());
-        assert_eq!(dropped(&out), vec![1, 2]);
+        let failed: Vec<(NodeId, u64)> = out
+            .iter()
+            .filter_map(|o| match o {
+                ArpOut::Failed { next_hop, packet } => Some((*next_hop, packet.uid)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(failed, vec![(1, 1), (1, 2)]);
         assert_eq!(a.poll_timeout(), None);
         assert!(!a.is_resolved(1));
         // A later packet starts a fresh resolution.
