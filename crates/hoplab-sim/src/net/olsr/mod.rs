@@ -95,6 +95,8 @@ pub struct Olsr {
     outq: BTreeMap<(SimTime, u64), Message>,
     outq_seq: u64,
     two_hop_changed: bool,
+    /// The MPR selector set gained or lost a tuple since the last refresh.
+    selectors_changed: bool,
     topology_changed: bool,
     deadline: Option<SimTime>,
 }
@@ -138,6 +140,7 @@ impl Olsr {
             outq: BTreeMap::new(),
             outq_seq: 0,
             two_hop_changed: false,
+            selectors_changed: false,
             topology_changed: false,
             deadline: None,
         };
@@ -312,7 +315,9 @@ impl Olsr {
             }
         }
         if mine.is_some_and(|g| g.neigh == NeighType::Mpr) {
-            self.selectors.insert(from, (), now + vtime);
+            if self.selectors.insert(from, (), now + vtime).is_none() {
+                self.selectors_changed = true;
+            }
         }
     }
 
@@ -398,27 +403,27 @@ impl Olsr {
                 }
             }
         }
-        let old_len = self.links.len();
-        self.links.retain(|_, l| l.time > now);
-        if self.links.len() != old_len {
+        if self.links.values().any(|l| l.time <= now) {
+            self.links.retain(|_, l| l.time > now);
             let links = &self.links;
             self.willingness.retain(|n, _| links.contains_key(n));
         }
         // O(1) unless something expires.
         self.two_hop_changed |= self.two_hop.expire(now) > 0;
-        self.selectors.expire(now);
+        self.selectors_changed |= self.selectors.expire(now) > 0;
         self.topology_changed |= self.topology.expire(now) > 0;
 
         // §8.1: N_status from the link set; §8.5 on neighbour loss.
-        let sym: BTreeSet<NodeId> = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n).collect();
-        let sym_changed = sym != self.sym;
+        let sym_now = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n);
+        let sym_changed = !sym_now.eq(self.sym.iter().copied());
         if sym_changed {
+            let sym: BTreeSet<NodeId> = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n).collect();
             for &lost in self.sym.difference(&sym) {
                 let by_mac = self.links.get(&lost).is_some_and(|l| l.mac_lost && l.lost_time > now);
                 let cause = if by_mac { LinkCause::MacFeedback } else { LinkCause::HelloLoss };
                 out.push(RouteAction::Note(RouteNote::LinkBroken { neighbor: lost, cause }));
                 self.two_hop_changed |= self.two_hop.retain_keys(|(n, _)| *n != lost) > 0;
-                self.selectors.remove(&lost);
+                self.selectors_changed |= self.selectors.remove(&lost).is_some();
             }
             for n in sym.difference(&self.sym) {
                 if let Some(l) = self.links.get_mut(n) {
@@ -428,15 +433,18 @@ impl Olsr {
             self.sym = sym;
         }
         // §8.3: reselect MPRs when the neighbourhood or two-hop set changed.
-        if sym_changed || self.two_hop_changed {
+        let reselect = sym_changed || self.two_hop_changed;
+        if reselect {
             let neighbors: BTreeMap<NodeId, u8> =
                 self.sym.iter().map(|n| (*n, self.willingness.get(n).copied().unwrap_or(WILL_NEVER))).collect();
             self.mprs = mpr::select_mprs(self.me, &neighbors, self.two_hop.keys(), self.cfg.mpr_coverage);
         }
-        // §9.3: a changed advertised set gets a new ANSN.
-        let adv = self.advertised_set();
-        let adv_changed = adv != self.advertised;
-        if adv_changed {
+        // §9.3: a changed advertised set gets a new ANSN. It is a function
+        // of the selector set, the MPR set and the symmetric neighbours, so
+        // it can only have changed if one of them did.
+        let adv = if reselect || self.selectors_changed { Some(self.advertised_set()) } else { None };
+        let adv_changed = adv.as_ref().is_some_and(|a| *a != self.advertised);
+        if let Some(adv) = adv.filter(|_| adv_changed) {
             self.ansn = self.ansn.wrapping_add(1);
             if adv.is_empty() {
                 self.empty_tc_until = now + self.top_hold;
@@ -452,6 +460,7 @@ impl Olsr {
             self.routes_dirty.set(true);
         }
         self.two_hop_changed = false;
+        self.selectors_changed = false;
         self.topology_changed = false;
     }
 
