@@ -40,7 +40,7 @@ use config::WILL_NEVER;
 use link::{Hyst, Link};
 use msg::{decode_time, encode_time, seq_greater, Hello, LinkGroup, LinkType, Message, NeighType, Tc};
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use table::Route;
 use timed::TimedMap;
 
@@ -78,7 +78,7 @@ pub struct Olsr {
     /// The routing table (§10), recomputed lazily: `routes_dirty` is set
     /// when its inputs (symmetric neighbours, their willingness, two-hop or
     /// topology set) change, and the next lookup recomputes it.
-    routes: RefCell<BTreeMap<NodeId, Route>>,
+    routes: RefCell<HashMap<NodeId, Route>>,
     routes_dirty: Cell<bool>,
 
     /// The advertised neighbour set of our TCs and its ANSN (§9.3).
@@ -127,7 +127,7 @@ impl Olsr {
             selectors: TimedMap::new(),
             topology: TimedMap::new(),
             dup: BTreeMap::new(),
-            routes: RefCell::new(BTreeMap::new()),
+            routes: RefCell::new(HashMap::new()),
             routes_dirty: Cell::new(false),
             advertised: BTreeSet::new(),
             ansn: 0,
@@ -161,7 +161,7 @@ impl Olsr {
     /// last computation (§10: "whenever needed"). The inputs only change in
     /// the entry points, which mark the table dirty, so the result is the
     /// table an eager recomputation at the last change would have produced.
-    fn routes(&self) -> Ref<'_, BTreeMap<NodeId, Route>> {
+    fn routes(&self) -> Ref<'_, HashMap<NodeId, Route>> {
         if self.routes_dirty.replace(false) {
             let usable_2hop = self
                 .two_hop

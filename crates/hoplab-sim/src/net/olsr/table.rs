@@ -2,7 +2,7 @@
 //! the symmetric neighbours, the two-hop set and the topology set.
 
 use crate::wire::NodeId;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Route {
@@ -18,13 +18,14 @@ pub struct Route {
 /// the first candidate in that order).
 ///
 /// One breadth-first pass over an adjacency built once: O(V log V + E).
+/// The result is only looked up, never iterated, so a HashMap is fine.
 pub fn compute_routes(
     me: NodeId,
     neighbors: &BTreeSet<NodeId>,
     two_hop: impl IntoIterator<Item = (NodeId, NodeId)>,
     topology: impl IntoIterator<Item = (NodeId, NodeId)>,
-) -> BTreeMap<NodeId, Route> {
-    let mut routes = BTreeMap::new();
+) -> HashMap<NodeId, Route> {
+    let mut routes = HashMap::with_capacity(64);
     // §10 step 2: one-hop routes to every symmetric neighbour.
     for &n in neighbors {
         routes.insert(n, Route { next_hop: n, hops: 1 });
