@@ -314,10 +314,8 @@ impl Olsr {
                 }
             }
         }
-        if mine.is_some_and(|g| g.neigh == NeighType::Mpr) {
-            if self.selectors.insert(from, (), now + vtime).is_none() {
-                self.selectors_changed = true;
-            }
+        if mine.is_some_and(|g| g.neigh == NeighType::Mpr) && self.selectors.insert(from, (), now + vtime).is_none() {
+            self.selectors_changed = true;
         }
     }
 
