@@ -4,8 +4,11 @@
 //! One interface per node, so a node's main address is its only interface
 //! address and MID messages are never needed; no HNA. Every entry point
 //! ends in `refresh`, which expires tuples, reacts to neighbourhood changes
-//! (§8.5), reselects MPRs, renumbers the advertised set and recomputes the
-//! routing table when its inputs changed.
+//! (§8.5), reselects MPRs, renumbers the advertised set and marks the
+//! routing table for recomputation when its inputs changed; the table is
+//! recomputed at the next lookup (§10 allows recomputing whenever needed).
+//! Tuple sets are indexed by expiry time, so an entry point that expires
+//! nothing does not scan them.
 //!
 //! Choices the RFC leaves open: one message per packet (no piggybacking);
 //! IP TTL 1 on every OLSR packet (flooding uses the message TTL); forwarded
@@ -21,6 +24,7 @@ mod link;
 pub mod mpr;
 pub mod msg;
 pub mod table;
+mod timed;
 #[cfg(test)]
 mod tests;
 
@@ -35,8 +39,10 @@ use crate::wire::{Body, NodeId, Packet, BROADCAST};
 use config::WILL_NEVER;
 use link::{Hyst, Link};
 use msg::{decode_time, encode_time, seq_greater, Hello, LinkGroup, LinkType, Message, NeighType, Tc};
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use table::Route;
+use timed::TimedMap;
 
 /// §18.5: TTL of TC messages (flooded network-wide).
 const TC_TTL: u8 = 255;
@@ -61,15 +67,19 @@ pub struct Olsr {
     /// The symmetric neighbours as of the last refresh.
     sym: BTreeSet<NodeId>,
     /// Two-hop neighbour set (§4.3.2): (N_neighbor_main_addr, N_2hop_addr) -> N_time.
-    two_hop: BTreeMap<(NodeId, NodeId), SimTime>,
+    two_hop: TimedMap<(NodeId, NodeId), ()>,
     mprs: BTreeSet<NodeId>,
     /// MPR selector set (§4.3.4): MS_main_addr -> MS_time.
-    selectors: BTreeMap<NodeId, SimTime>,
+    selectors: TimedMap<NodeId, ()>,
     /// Topology set (§4.4): (T_last_addr, T_dest_addr) -> (T_seq, T_time).
-    topology: BTreeMap<(NodeId, NodeId), (u16, SimTime)>,
+    topology: TimedMap<(NodeId, NodeId), u16>,
     /// Duplicate set (§3.4): (D_addr, D_seq_num) -> (D_time, D_retransmitted).
     dup: BTreeMap<(NodeId, u16), (SimTime, bool)>,
-    routes: BTreeMap<NodeId, Route>,
+    /// The routing table (§10), recomputed lazily: `routes_dirty` is set
+    /// when its inputs (symmetric neighbours, their willingness, two-hop or
+    /// topology set) change, and the next lookup recomputes it.
+    routes: RefCell<HashMap<NodeId, Route>>,
+    routes_dirty: Cell<bool>,
 
     /// The advertised neighbour set of our TCs and its ANSN (§9.3).
     advertised: BTreeSet<NodeId>,
@@ -85,6 +95,8 @@ pub struct Olsr {
     outq: BTreeMap<(SimTime, u64), Message>,
     outq_seq: u64,
     two_hop_changed: bool,
+    /// The MPR selector set gained or lost a tuple since the last refresh.
+    selectors_changed: bool,
     topology_changed: bool,
     deadline: Option<SimTime>,
 }
@@ -110,12 +122,13 @@ impl Olsr {
             links: BTreeMap::new(),
             willingness: BTreeMap::new(),
             sym: BTreeSet::new(),
-            two_hop: BTreeMap::new(),
+            two_hop: TimedMap::new(),
             mprs: BTreeSet::new(),
-            selectors: BTreeMap::new(),
-            topology: BTreeMap::new(),
+            selectors: TimedMap::new(),
+            topology: TimedMap::new(),
             dup: BTreeMap::new(),
-            routes: BTreeMap::new(),
+            routes: RefCell::new(HashMap::new()),
+            routes_dirty: Cell::new(false),
             advertised: BTreeSet::new(),
             ansn: 0,
             empty_tc_until: SimTime::ZERO,
@@ -127,6 +140,7 @@ impl Olsr {
             outq: BTreeMap::new(),
             outq_seq: 0,
             two_hop_changed: false,
+            selectors_changed: false,
             topology_changed: false,
             deadline: None,
         };
@@ -140,20 +154,36 @@ impl Olsr {
 
     /// The route to `dst`: (next hop, hops).
     pub fn route_to(&self, dst: NodeId) -> Option<(NodeId, u32)> {
-        self.routes.get(&dst).map(|r| (r.next_hop, r.hops))
+        self.routes().get(&dst).map(|r| (r.next_hop, r.hops))
+    }
+
+    /// The routing table, recomputed first if its inputs changed since the
+    /// last computation (§10: "whenever needed"). The inputs only change in
+    /// the entry points, which mark the table dirty, so the result is the
+    /// table an eager recomputation at the last change would have produced.
+    fn routes(&self) -> Ref<'_, HashMap<NodeId, Route>> {
+        if self.routes_dirty.replace(false) {
+            let usable_2hop = self
+                .two_hop
+                .keys()
+                .filter(|(n, _)| self.willingness.get(n).copied().unwrap_or(WILL_NEVER) != WILL_NEVER);
+            *self.routes.borrow_mut() =
+                table::compute_routes(self.me, &self.sym, usable_2hop, self.topology.keys());
+        }
+        self.routes.borrow()
     }
     pub fn mpr_set(&self) -> &BTreeSet<NodeId> {
         &self.mprs
     }
     pub fn mpr_selectors(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.selectors.keys().copied()
+        self.selectors.keys()
     }
     pub fn symmetric_neighbors(&self) -> &BTreeSet<NodeId> {
         &self.sym
     }
     /// (T_last_addr, T_dest_addr) of the topology set.
     pub fn topology_links(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
-        self.topology.keys().copied()
+        self.topology.keys()
     }
 
     /// Uniform in [0, MAXJITTER] (§18.9).
@@ -262,7 +292,9 @@ impl Olsr {
         }
         link.time = link.time.max(link.asym_time);
         let sym = link.is_sym(now);
-        self.willingness.insert(from, h.willingness);
+        if self.willingness.insert(from, h.willingness).is_some_and(|w| w != h.willingness) {
+            self.routes_dirty.set(true);
+        }
         if !sym {
             return;
         }
@@ -270,7 +302,7 @@ impl Olsr {
             for &a in &g.addrs {
                 match g.neigh {
                     NeighType::Sym | NeighType::Mpr => {
-                        if a != self.me && self.two_hop.insert((from, a), now + vtime).is_none() {
+                        if a != self.me && self.two_hop.insert((from, a), (), now + vtime).is_none() {
                             self.two_hop_changed = true;
                         }
                     }
@@ -282,8 +314,8 @@ impl Olsr {
                 }
             }
         }
-        if mine.is_some_and(|g| g.neigh == NeighType::Mpr) {
-            self.selectors.insert(from, now + vtime);
+        if mine.is_some_and(|g| g.neigh == NeighType::Mpr) && self.selectors.insert(from, (), now + vtime).is_none() {
+            self.selectors_changed = true;
         }
     }
 
@@ -296,12 +328,12 @@ impl Olsr {
         let o = m.originator;
         let range = (o, NodeId::MIN)..=(o, NodeId::MAX);
         // Step 2: older than what we hold: out of order, ignore.
-        if self.topology.range(range.clone()).any(|(_, &(seq, _))| seq_greater(seq, tc.ansn)) {
+        if self.topology.range(range.clone()).any(|(_, &seq, _)| seq_greater(seq, tc.ansn)) {
             return;
         }
         // Step 3: drop what an older ANSN said.
         let stale: Vec<_> =
-            self.topology.range(range).filter(|(_, &(seq, _))| seq_greater(tc.ansn, seq)).map(|(k, _)| *k).collect();
+            self.topology.range(range).filter(|(_, &seq, _)| seq_greater(tc.ansn, seq)).map(|(k, _, _)| k).collect();
         for k in stale {
             self.topology.remove(&k);
             self.topology_changed = true;
@@ -309,7 +341,7 @@ impl Olsr {
         // Step 4.
         let t = now + decode_time(m.vtime);
         for &d in &tc.advertised {
-            if self.topology.insert((o, d), (tc.ansn, t)).is_none() {
+            if self.topology.insert((o, d), tc.ansn, t).is_none() {
                 self.topology_changed = true;
             }
         }
@@ -348,7 +380,7 @@ impl Olsr {
 
     /// What the TCs advertise (§9.3, §15.1 TC_REDUNDANCY).
     fn advertised_set(&self) -> BTreeSet<NodeId> {
-        let mut s: BTreeSet<NodeId> = self.selectors.keys().copied().collect();
+        let mut s: BTreeSet<NodeId> = self.selectors.keys().collect();
         match self.cfg.tc_redundancy {
             1 => s.extend(self.mprs.iter().copied()),
             2 => s.extend(self.sym.iter().copied()),
@@ -369,32 +401,27 @@ impl Olsr {
                 }
             }
         }
-        let old_len = self.links.len();
-        self.links.retain(|_, l| l.time > now);
-        if self.links.len() != old_len {
+        if self.links.values().any(|l| l.time <= now) {
+            self.links.retain(|_, l| l.time > now);
             let links = &self.links;
             self.willingness.retain(|n, _| links.contains_key(n));
         }
-        let before = self.two_hop.len();
-        self.two_hop.retain(|_, t| *t > now);
-        self.two_hop_changed |= self.two_hop.len() != before;
-        self.selectors.retain(|_, t| *t > now);
-        let before = self.topology.len();
-        self.topology.retain(|_, (_, t)| *t > now);
-        self.topology_changed |= self.topology.len() != before;
+        // O(1) unless something expires.
+        self.two_hop_changed |= self.two_hop.expire(now) > 0;
+        self.selectors_changed |= self.selectors.expire(now) > 0;
+        self.topology_changed |= self.topology.expire(now) > 0;
 
         // §8.1: N_status from the link set; §8.5 on neighbour loss.
-        let sym: BTreeSet<NodeId> = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n).collect();
-        let sym_changed = sym != self.sym;
+        let sym_now = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n);
+        let sym_changed = !sym_now.eq(self.sym.iter().copied());
         if sym_changed {
+            let sym: BTreeSet<NodeId> = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n).collect();
             for &lost in self.sym.difference(&sym) {
                 let by_mac = self.links.get(&lost).is_some_and(|l| l.mac_lost && l.lost_time > now);
                 let cause = if by_mac { LinkCause::MacFeedback } else { LinkCause::HelloLoss };
                 out.push(RouteAction::Note(RouteNote::LinkBroken { neighbor: lost, cause }));
-                let before = self.two_hop.len();
-                self.two_hop.retain(|(n, _), _| *n != lost);
-                self.two_hop_changed |= self.two_hop.len() != before;
-                self.selectors.remove(&lost);
+                self.two_hop_changed |= self.two_hop.retain_keys(|(n, _)| *n != lost) > 0;
+                self.selectors_changed |= self.selectors.remove(&lost).is_some();
             }
             for n in sym.difference(&self.sym) {
                 if let Some(l) = self.links.get_mut(n) {
@@ -404,15 +431,18 @@ impl Olsr {
             self.sym = sym;
         }
         // §8.3: reselect MPRs when the neighbourhood or two-hop set changed.
-        if sym_changed || self.two_hop_changed {
+        let reselect = sym_changed || self.two_hop_changed;
+        if reselect {
             let neighbors: BTreeMap<NodeId, u8> =
                 self.sym.iter().map(|n| (*n, self.willingness.get(n).copied().unwrap_or(WILL_NEVER))).collect();
-            self.mprs = mpr::select_mprs(self.me, &neighbors, self.two_hop.keys().copied(), self.cfg.mpr_coverage);
+            self.mprs = mpr::select_mprs(self.me, &neighbors, self.two_hop.keys(), self.cfg.mpr_coverage);
         }
-        // §9.3: a changed advertised set gets a new ANSN.
-        let adv = self.advertised_set();
-        let adv_changed = adv != self.advertised;
-        if adv_changed {
+        // §9.3: a changed advertised set gets a new ANSN. It is a function
+        // of the selector set, the MPR set and the symmetric neighbours, so
+        // it can only have changed if one of them did.
+        let adv = if reselect || self.selectors_changed { Some(self.advertised_set()) } else { None };
+        let adv_changed = adv.as_ref().is_some_and(|a| *a != self.advertised);
+        if let Some(adv) = adv.filter(|_| adv_changed) {
             self.ansn = self.ansn.wrapping_add(1);
             if adv.is_empty() {
                 self.empty_tc_until = now + self.top_hold;
@@ -422,17 +452,13 @@ impl Olsr {
         if self.cfg.immediate_tc && (adv_changed || sym_changed) && self.tc_due(now) {
             self.send_tc(now, out);
         }
-        // §10: recompute on any change of links, two-hop or topology set.
+        // §10: recompute on any change of links, two-hop or topology set,
+        // lazily at the next lookup.
         if sym_changed || self.two_hop_changed || self.topology_changed {
-            let usable_2hop = self
-                .two_hop
-                .keys()
-                .filter(|(n, _)| self.willingness.get(n).copied().unwrap_or(WILL_NEVER) != WILL_NEVER)
-                .copied();
-            let topo: Vec<(NodeId, NodeId)> = self.topology.keys().copied().collect();
-            self.routes = table::compute_routes(self.me, &self.sym, usable_2hop, &topo);
+            self.routes_dirty.set(true);
         }
         self.two_hop_changed = false;
+        self.selectors_changed = false;
         self.topology_changed = false;
     }
 
@@ -452,10 +478,8 @@ impl Olsr {
                 d = d.min(l.silence_deadline);
             }
         }
-        for &t in self.two_hop.values().chain(self.selectors.values()) {
-            d = d.min(t);
-        }
-        for &(_, t) in self.topology.values() {
+        // The earliest tuple expiries, without scanning the sets.
+        for t in [self.two_hop.earliest(), self.selectors.earliest(), self.topology.earliest()].into_iter().flatten() {
             d = d.min(t);
         }
         self.deadline = Some(d);
@@ -472,7 +496,8 @@ impl Protocol for Olsr {
     fn route(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
         self.catch_up(now, out);
         // No route: OLSR has no buffer to wait in (seed 003 §5).
-        match self.routes.get(&packet.dst) {
+        let r = self.routes().get(&packet.dst).copied();
+        match r {
             Some(r) => out.push(RouteAction::Send { next_hop: r.next_hop, packet }),
             None => out.push(RouteAction::Drop { packet, reason: DropReason::Nrte }),
         }
@@ -559,6 +584,6 @@ impl Protocol for Olsr {
     }
 
     fn has_route(&self, _now: SimTime, dst: NodeId) -> bool {
-        self.routes.contains_key(&dst)
+        self.routes().contains_key(&dst)
     }
 }

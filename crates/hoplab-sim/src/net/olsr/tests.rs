@@ -226,7 +226,7 @@ fn routing_table_hop_counts_and_next_hops() {
     let nb = BTreeSet::from([1, 2]);
     let th = [(1, 3), (2, 6), (1, 0)];
     let topo = [(3, 1), (3, 4), (4, 3), (4, 5), (6, 2), (6, 5)];
-    let r = compute_routes(0, &nb, th, &topo);
+    let r = compute_routes(0, &nb, th, topo);
     assert_eq!(r[&1], Route { next_hop: 1, hops: 1 });
     assert_eq!(r[&3], Route { next_hop: 1, hops: 2 });
     assert_eq!(r[&6], Route { next_hop: 2, hops: 2 });
