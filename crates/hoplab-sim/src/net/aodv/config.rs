@@ -78,6 +78,10 @@ pub struct AodvConfig {
     pub gratuitous_rrep: bool,
     /// Set the 'D' flag in our RREQs: only the destination answers (§5.1).
     pub destination_only: bool,
+    /// Blacklist a neighbour whose RREP transmission failed (the MAC gave
+    /// up on it) and ignore its RREQs for BLACKLIST_TIMEOUT: a
+    /// unidirectional link (§6.8).
+    pub blacklist: bool,
     /// Packets buffered while routes are discovered (all destinations
     /// together; ns-2 AODV_RTQ_MAX_LEN = 64). The oldest goes when full.
     pub buffer_packets: usize,
@@ -130,6 +134,7 @@ impl AodvConfig {
             local_add_ttl: 2,
             gratuitous_rrep: false,
             destination_only: false,
+            blacklist: false,
             buffer_packets: 64,
             buffer_timeout_s: 30.0,
             broadcast_jitter_s: 0.010,
@@ -226,6 +231,10 @@ impl AodvConfig {
     }
     pub(crate) fn net_traversal_time(&self) -> Dur {
         self.node_traversal_time().mul(2 * self.net_diameter as u64)
+    }
+    /// BLACKLIST_TIMEOUT = RREQ_RETRIES * NET_TRAVERSAL_TIME (§10).
+    pub(crate) fn blacklist_timeout(&self) -> Dur {
+        self.net_traversal_time().mul(self.rreq_retries.max(1) as u64)
     }
     pub(crate) fn path_discovery_time(&self) -> Dur {
         self.net_traversal_time().mul(2)

@@ -63,6 +63,8 @@ pub struct Aodv {
     jittered: BTreeMap<(SimTime, u64), Packet>,
     /// Times of the RERRs originated in the last second (RERR_RATELIMIT).
     rerr_times: VecDeque<SimTime>,
+    /// Neighbours whose RREQs are ignored until the given time (§6.8).
+    blacklist: BTreeMap<NodeId, SimTime>,
     counter: u64,
 }
 
@@ -89,6 +91,7 @@ impl Aodv {
             next_hello,
             jittered: BTreeMap::new(),
             rerr_times: VecDeque::new(),
+            blacklist: BTreeMap::new(),
             counter: 0,
         }
     }
@@ -436,6 +439,10 @@ impl Aodv {
     }
 
     fn on_rreq(&mut self, now: SimTime, from: NodeId, ip_ttl: u8, m: Rreq, out: &mut Vec<RouteAction>) {
+        // §6.8: RREQs from a blacklisted neighbour are ignored.
+        if self.blacklist.get(&from).is_some_and(|&until| now < until) {
+            return;
+        }
         let art = now + self.cfg.active_route_timeout();
         self.table.neighbor(from, art);
         if m.orig == self.me {
@@ -706,7 +713,7 @@ impl Protocol for Aodv {
             AodvMsg::Rrep(m) => self.on_rrep(now, from, m, out),
             AodvMsg::Rerr(m) => self.on_rerr(now, from, m, out),
             AodvMsg::Hello(m) => self.on_hello(now, from, m),
-            AodvMsg::RrepAck => {} // no RREP is sent with 'A' set (blacklisting not implemented)
+            AodvMsg::RrepAck => {} // we detect failed RREPs by MAC feedback (§6.8), never set the A flag
         }
         self.flush(now, out);
     }
@@ -729,6 +736,11 @@ impl Protocol for Aodv {
     }
 
     fn link_failed(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
+        // §6.8: a RREP we could not deliver points at a unidirectional link.
+        if self.cfg.blacklist && matches!(&packet.body, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rrep(_)))) {
+            self.blacklist.retain(|_, until| *until > now);
+            self.blacklist.insert(next_hop, now + self.cfg.blacklist_timeout());
+        }
         if self.cfg.link_detection.link_layer()
             && next_hop != BROADCAST
             && self.table.routes.values().any(|r| r.state == State::Valid && r.next_hop == next_hop)

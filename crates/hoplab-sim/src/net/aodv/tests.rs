@@ -638,3 +638,28 @@ fn jitter_delays_broadcasts_by_at_most_the_configured_bound() {
     let first = n.sent.iter().find(|s| matches!(msg(&s.3), Some(AodvMsg::Rreq(_)))).unwrap().0;
     assert!(first <= t(0.010));
 }
+
+/// §6.8: when the MAC cannot deliver our RREP to a neighbour, that
+/// neighbour's RREQs are ignored for BLACKLIST_TIMEOUT (RREQ_RETRIES x
+/// NET_TRAVERSAL_TIME = 5.6 s), then heard again; without the option nothing
+/// is blacklisted.
+#[test]
+fn failed_rrep_blacklists_the_neighbour_for_blacklist_timeout() {
+    let forwards = |a: &mut Aodv, at: f64, id: u32| {
+        let mut out = vec![];
+        a.receive(t(at), 0, ctl(0, 5, AodvMsg::Rreq(rreq(0, id, 9))), &mut out);
+        out.iter().any(|x| matches!(x, RouteAction::Send { packet, .. } if matches!(msg(packet), Some(AodvMsg::Rreq(_)))))
+    };
+    let rrep = |dst| AodvMsg::Rrep(Rrep { ack_required: false, hop_count: 0, dst, dst_seqno: 1, orig: 0, lifetime_ms: 3000 });
+    for on in [true, false] {
+        let c = AodvConfig { blacklist: on, ..cfg() };
+        assert_eq!(c.blacklist_timeout(), Dur::from_millis(5600));
+        let mut a = node(1, &c);
+        let mut out = vec![];
+        let mut failed = ctl(1, 1, rrep(1));
+        failed.dst = 0;
+        a.link_failed(t(1.0), 0, failed, &mut out);
+        assert_eq!(forwards(&mut a, 2.0, 1), !on, "blacklist {on}: RREQ just after the failed RREP");
+        assert!(forwards(&mut a, 6.7, 2), "blacklist {on}: RREQ after BLACKLIST_TIMEOUT");
+    }
+}
