@@ -78,14 +78,17 @@ pub struct SourceRoute {
     pub at: usize,
     /// Times the packet was salvaged (RFC 4728 §8.4.1, 4-bit Salvage field).
     pub salvage: u8,
+    /// An Acknowledgement Request option rides along (RFC 4728 §6.5,
+    /// network-layer route maintenance §8.3.3).
+    pub ack_request: bool,
 }
 
 impl SourceRoute {
     /// Bytes of the DSR options header with this option: 4-byte fixed
     /// header (§6.1) + 4-byte option header (§6.7) + 4 bytes per
-    /// intermediate address.
+    /// intermediate address, + 4 for an Acknowledgement Request (§6.5).
     pub fn wire_size(&self) -> u32 {
-        8 + 4 * self.addrs.len().saturating_sub(2) as u32
+        8 + 4 * self.addrs.len().saturating_sub(2) as u32 + if self.ack_request { 4 } else { 0 }
     }
     pub fn next_hop(&self) -> Option<NodeId> {
         self.addrs.get(self.at + 1).copied()

@@ -140,7 +140,7 @@ impl Dsr {
         let mut back = vec![self.me];
         back.extend(addrs.iter().rev());
         back.push(initiator);
-        let sr = SourceRoute { addrs: back, at: 0, salvage: 0 };
+        let sr = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false };
         let next_hop = sr.next_hop().unwrap();
         let p = self.control(now, initiator, DsrMsg::Reply { reply: RouteReply { addrs: route }, route: sr });
         out.push(RouteAction::Send { next_hop, packet: p });

@@ -57,7 +57,7 @@ impl Dsr {
             let Some(back) = back.filter(|b| b.len() >= 2) else { continue };
             let salvage = p.sr.as_ref().map_or(0, |sr| sr.salvage);
             let error = RouteError { source: self.me, dest: p.src, unreachable: next_hop, salvage };
-            let route = SourceRoute { addrs: back, at: 0, salvage: 0 };
+            let route = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false };
             let hop = route.next_hop().unwrap();
             let pkt = self.control(now, p.src, DsrMsg::Error { error, route });
             out.push(RouteAction::Note(RouteNote::RouteErrorSent));
@@ -81,7 +81,7 @@ impl Dsr {
         let Some(route) = self.cache.find(now, p.dst) else {
             return out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
         };
-        p.sr = Some(Box::new(SourceRoute { addrs: route, at: 0, salvage: count + 1 }));
+        p.sr = Some(Box::new(SourceRoute { addrs: route, at: 0, salvage: count + 1, ack_request: false }));
         out.push(RouteAction::Note(RouteNote::Salvaged));
         self.transmit(now, p, out);
     }

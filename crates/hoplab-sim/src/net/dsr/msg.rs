@@ -7,8 +7,6 @@ use crate::wire::{NodeId, Packet, SourceRoute};
 /// Fixed part of the DSR Options header (§6.1): next header, flags,
 /// payload length.
 pub const FIXED_HEADER: u32 = 4;
-/// Acknowledgement Request option (§6.5): type, length, identification.
-pub const ACK_REQUEST_OPT: u32 = 4;
 
 /// Route Request option (§6.2).
 #[derive(Clone, Debug, PartialEq)]
@@ -106,15 +104,16 @@ impl DsrMsg {
     }
 }
 
-/// Whether a data packet carries an Acknowledgement Request: its DSR header
-/// is then that many bytes longer than the source route alone.
+/// Whether a data packet carries an Acknowledgement Request.
 pub fn ack_requested(p: &Packet) -> bool {
-    p.sr.as_ref().is_some_and(|sr| p.extra_header == sr.wire_size() + ACK_REQUEST_OPT)
+    p.sr.as_ref().is_some_and(|sr| sr.ack_request)
 }
 
-/// Set the packet's DSR header bytes: the source route, plus an
-/// Acknowledgement Request when asked.
+/// Set the Acknowledgement Request flag and the packet's DSR header bytes
+/// to match the source route.
 pub fn set_header(p: &mut Packet, ack_request: bool) {
-    let sr = p.sr.as_ref().map_or(0, |sr| sr.wire_size());
-    p.extra_header = sr + if ack_request { ACK_REQUEST_OPT } else { 0 };
+    if let Some(sr) = p.sr.as_mut() {
+        sr.ack_request = ack_request;
+    }
+    p.extra_header = p.sr.as_ref().map_or(0, |sr| sr.wire_size());
 }

@@ -151,7 +151,7 @@ impl Dsr {
         if let Some(path) = self.cache.find(now, p.dst) {
             // Older packets to the same destination go first.
             self.flush(now, out);
-            p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0 }));
+            p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0, ack_request: false }));
             return self.transmit(now, p, out);
         }
         if self.send_buf.len() >= self.cfg.send_buffer_packets {
@@ -178,7 +178,7 @@ impl Dsr {
                     if self.discoveries.remove(&p.dst).is_some() {
                         out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: p.dst }));
                     }
-                    p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0 }));
+                    p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0, ack_request: false }));
                     self.transmit(now, p, out);
                 }
                 None => keep.push_back((t, p)),
