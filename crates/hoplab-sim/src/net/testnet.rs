@@ -30,7 +30,8 @@ pub struct TestNet {
 }
 
 enum Ev {
-    Arrive { to: NodeId, from: NodeId, packet: Packet },
+    /// `unicast`: the sender's MAC expects an ACK (and gets one here).
+    Arrive { to: NodeId, from: NodeId, packet: Packet, unicast: bool },
     Failed { at: NodeId, next_hop: NodeId, packet: Packet },
     Timer { node: NodeId },
     /// A promiscuous listener in range hears a unicast meant for `to`.
@@ -106,7 +107,7 @@ impl TestNet {
                     if next_hop == BROADCAST {
                         for b in 0..self.up.len() {
                             if self.up[me as usize][b] && b != me as usize {
-                                self.push(at, Ev::Arrive { to: b as NodeId, from: me, packet: packet.clone() });
+                                self.push(at, Ev::Arrive { to: b as NodeId, from: me, packet: packet.clone(), unicast: false });
                             }
                         }
                     } else {
@@ -118,7 +119,7 @@ impl TestNet {
                             }
                         }
                         if self.up[me as usize][next_hop as usize] {
-                            self.push(at, Ev::Arrive { to: next_hop, from: me, packet });
+                            self.push(at, Ev::Arrive { to: next_hop, from: me, packet, unicast: true });
                         } else {
                             // The MAC would retry for a while before giving up.
                             self.push(self.now + Dur(self.hop_delay.0 * 7), Ev::Failed { at: me, next_hop, packet });
@@ -159,7 +160,7 @@ impl TestNet {
                     self.routers[at as usize].link_failed(t, next_hop, packet, &mut out);
                     self.apply(at, out);
                 }
-                Ev::Arrive { to, from, mut packet } => {
+                Ev::Arrive { to, from, mut packet, unicast } => {
                     let r = &mut self.routers[to as usize];
                     r.heard(t, from, &packet, &mut out);
                     if matches!(packet.body, Body::Routing(_)) {
@@ -175,8 +176,8 @@ impl TestNet {
                             r.route(t, packet, &mut out);
                         }
                     }
-                    if from != BROADCAST {
-                        // The sender's MAC got its ACK.
+                    if unicast {
+                        // The sender's MAC got its ACK; broadcasts get none (802.11 §9.2.7).
                         let mut ok = vec![];
                         self.routers[from as usize].tx_ok(t, to, &mut ok);
                         self.apply(from, ok);
