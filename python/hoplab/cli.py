@@ -114,10 +114,8 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     click.echo(f"\nresults written to {out_dir}/")
 
 
-def _with_overrides(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> tuple[str, str]:
-    """Apply --set overrides: the scenario becomes a dict sent as JSON."""
-    if not sets:
-        return text, kind
+def _scenario_dict(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> dict[str, Any]:
+    """The scenario as a dict, with --set overrides applied."""
     import json
     import tomllib
 
@@ -131,7 +129,16 @@ def _with_overrides(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> 
         overrides.apply(data, sets)
     except overrides.OverrideError as e:
         raise HoplabError(str(e)) from None
-    return json.dumps(data), "json"
+    return data
+
+
+def _with_overrides(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> tuple[str, str]:
+    """Apply --set overrides: the scenario becomes a dict sent as JSON."""
+    if not sets:
+        return text, kind
+    import json
+
+    return json.dumps(_scenario_dict(path, text, kind, sets)), "json"
 
 
 @cli.command()
@@ -153,24 +160,19 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     from . import timeline as tl
     from ._run import run_text
 
-    extra = list(sets)
+    data = _scenario_dict(scenario, *_read(scenario), sets)
+    routing = data.setdefault("routing", {})
     if protocol is not None:
-        extra.append(f"routing.protocol={protocol}")
-        if preset is None:
-            extra.append("routing.preset=")  # replaced below
+        # Another protocol: its own defaults unless --preset names one.
+        routing["protocol"] = protocol
+        routing.pop("preset", None)
+        for other in ("aodv", "dsr", "olsr", "dsdv"):
+            if other != protocol:
+                routing.pop(other, None)
     if preset is not None:
-        extra.append(f"routing.preset={preset}")
-    text, kind = _with_overrides(scenario, *_read(scenario), tuple(extra))
-    if kind == "json":
-        data = json.loads(text)
-        if data.get("routing", {}).get("preset") == "":
-            del data["routing"]["preset"]  # --protocol without --preset: its default parameters
-            text = json.dumps(data)
-    else:
-        import tomllib
-        data = tomllib.loads(text)
+        routing["preset"] = preset
     try:
-        res = run_text(text, kind, seed)
+        res = run_text(json.dumps(data), "json", seed)
     except _core.ScenarioError as e:
         raise HoplabError(_scenario_error_text(e, scenario)) from None
     lo, hi = tl.window(data)

@@ -22,6 +22,13 @@ def test_timeline_tells_the_route_break_story():
     assert "first ACK at node 0" in r.output
 
 
+def test_timeline_protocol_switch_drops_the_other_protocols_table():
+    # The AODV example has a [routing.aodv] table; --protocol olsr must not trip over it.
+    r = CliRunner().invoke(cli, ["timeline", str(ROOT / "examples" / "aodv_hello_vs_ll.toml"), "--protocol", "olsr"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("aodv-hello-3hop: olsr, seed 1")
+
+
 def test_set_overrides_a_routing_parameter(tmp_path):
     base = CliRunner().invoke(cli, ["run", str(ROUTE_BREAK), "--no-save"])
     imm = CliRunner().invoke(cli, ["run", str(ROUTE_BREAK), "--no-save", "--set", "routing.protocol=olsr",
