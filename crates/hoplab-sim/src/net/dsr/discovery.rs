@@ -146,7 +146,7 @@ impl Dsr {
         out.push(RouteAction::Send { next_hop, packet: p });
     }
 
-    pub(super) fn on_reply(&mut self, now: SimTime, mut p: Packet, reply: RouteReply, mut route: SourceRoute, out: &mut Vec<RouteAction>) {
+    pub(super) fn on_reply(&mut self, now: SimTime, p: Packet, reply: RouteReply, route: SourceRoute, out: &mut Vec<RouteAction>) {
         let mut full = vec![p.dst];
         full.extend(&reply.addrs);
         if p.dst == self.me {
@@ -158,15 +158,7 @@ impl Dsr {
             return; // the buffered packets leave in `flush`
         }
         self.learn_path(now, &full);
-        let Some(i) = route.addrs.iter().position(|&n| n == self.me) else { return };
-        if i + 1 >= route.addrs.len() || p.ttl <= 1 {
-            return;
-        }
-        p.ttl -= 1;
-        route.at = i;
-        let next_hop = route.addrs[i + 1];
-        p.body = Body::Routing(RoutingMsg::Dsr(DsrMsg::Reply { reply, route }));
-        out.push(RouteAction::Send { next_hop, packet: p });
+        self.relay_on_route(p, route, out, |route| DsrMsg::Reply { reply, route });
     }
 
     /// Promiscuous listening: passive acknowledgements, route snooping,

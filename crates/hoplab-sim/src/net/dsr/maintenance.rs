@@ -5,9 +5,9 @@
 use super::msg::{self, Ack, DsrMsg, RouteError};
 use super::state::{dur, Dsr};
 use crate::net::routing::{LinkCause, RouteAction, RouteNote};
-use crate::net::{DropReason, RoutingMsg};
+use crate::net::DropReason;
 use crate::time::SimTime;
-use crate::wire::{Body, NodeId, Packet, SourceRoute};
+use crate::wire::{NodeId, Packet, SourceRoute};
 
 impl Dsr {
     /// The link to `next_hop` is broken: forget it, tell the sources of the
@@ -86,21 +86,13 @@ impl Dsr {
         self.transmit(now, p, out);
     }
 
-    pub(super) fn on_error(&mut self, mut p: Packet, error: RouteError, mut route: SourceRoute, out: &mut Vec<RouteAction>) {
+    pub(super) fn on_error(&mut self, p: Packet, error: RouteError, route: SourceRoute, out: &mut Vec<RouteAction>) {
         self.cache.remove_link(error.source, error.unreachable);
         if p.dst == self.me {
             self.last_error = Some(error);
             return;
         }
-        let Some(i) = route.addrs.iter().position(|&n| n == self.me) else { return };
-        if i + 1 >= route.addrs.len() || p.ttl <= 1 {
-            return;
-        }
-        p.ttl -= 1;
-        route.at = i;
-        let next_hop = route.addrs[i + 1];
-        p.body = Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route }));
-        out.push(RouteAction::Send { next_hop, packet: p });
+        self.relay_on_route(p, route, out, |route| DsrMsg::Error { error, route });
     }
 
     pub(super) fn on_ack(&mut self, now: SimTime, from: NodeId, a: Ack) {

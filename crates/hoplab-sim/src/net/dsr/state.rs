@@ -124,6 +124,20 @@ impl Dsr {
 
     /// Learn from a path this node lies on: the part after us forwards, the
     /// part before us reversed (links are bidirectional).
+    /// Relay a reply or error along the source route it carries (§8.1.4):
+    /// we must be on it, not last, and the TTL must allow one more hop.
+    pub(super) fn relay_on_route(&self, mut p: Packet, mut route: SourceRoute, out: &mut Vec<RouteAction>, msg: impl FnOnce(SourceRoute) -> DsrMsg) {
+        let Some(i) = route.addrs.iter().position(|&n| n == self.me) else { return };
+        if i + 1 >= route.addrs.len() || p.ttl <= 1 {
+            return;
+        }
+        p.ttl -= 1;
+        route.at = i;
+        let next_hop = route.addrs[i + 1];
+        p.body = Body::Routing(RoutingMsg::Dsr(msg(route)));
+        out.push(RouteAction::Send { next_hop, packet: p });
+    }
+
     pub(super) fn learn_path(&mut self, now: SimTime, path: &[NodeId]) {
         let Some(i) = path.iter().position(|&n| n == self.me) else { return };
         self.cache.add(now, &path[i..]);
