@@ -160,3 +160,65 @@ impl NetStats {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{Body, UdpDatagram};
+
+    fn at(s: f64) -> SimTime {
+        SimTime::from_secs_f64(s)
+    }
+
+    /// A packet that left the nodes `via` in order, arriving with 64 - hops + 1 TTL.
+    fn arrival(via: &[NodeId]) -> Packet {
+        let mut p = Packet::new(1, via[0], 9, Body::Udp(UdpDatagram { flow: 0, seqno: 0, payload: 1 }), SimTime::ZERO);
+        for &n in via {
+            p.mark_hop(n);
+        }
+        p.ttl = DEFAULT_TTL - (via.len() as u8 - 1);
+        p
+    }
+
+    #[test]
+    fn path_changes_hop_times_and_gaps() {
+        let mut s = NetStats::default();
+        let short = arrival(&[0, 1]);
+        let long = arrival(&[0, 2, 3]);
+        s.arrived(at(1.0), &short, 0, false);
+        s.arrived(at(1.2), &short, 0, false);
+        s.arrived(at(4.0), &long, 0, false); // change after a 2.8 s gap
+        s.arrived(at(4.1), &long, 0, false);
+        s.arrived(at(5.0), &short, 0, false); // change back
+        s.finish(at(10.0));
+        let t = &s.paths[&(0, false)];
+        assert_eq!(t.changes, 2);
+        assert_eq!(t.hops_time[&2], 3.0 + 5.0); // 1-4 s and 5-10 s
+        assert!((t.hops_time[&3] - 1.0).abs() < 1e-9);
+        assert_eq!(t.gaps, vec![(at(1.2), at(4.0)), (at(4.1), at(5.0))]);
+        assert_eq!(t.change_times[0].1, 3);
+        assert!((t.change_times[0].2 - 2.8).abs() < 1e-9, "outage before the first change");
+    }
+
+    #[test]
+    fn a_node_resending_its_own_packet_is_not_a_new_path() {
+        let mut again = Packet::new(1, 0, 9, Body::Udp(UdpDatagram { flow: 0, seqno: 0, payload: 1 }), SimTime::ZERO);
+        for n in [0, 0, 1, 1] {
+            again.mark_hop(n);
+        }
+        assert_eq!(again.path, arrival(&[0, 1]).path);
+    }
+
+    #[test]
+    fn no_route_periods_close_when_the_route_returns() {
+        let mut s = NetStats::default();
+        s.no_route(at(1.0), 0, 9);
+        s.no_route(at(1.5), 0, 9); // already open: start stays at 1 s
+        s.recheck(at(2.0), |_| false);
+        s.recheck(at(3.0), |d| d == 9);
+        s.no_route(at(6.0), 0, 9);
+        s.routed(at(6.5), 0);
+        s.finish(at(10.0));
+        assert_eq!(s.outages, vec![(0, at(1.0), at(3.0)), (0, at(6.0), at(6.5))]);
+    }
+}
