@@ -36,6 +36,15 @@ pub struct AodvConfig {
     pub hello_interval_s: f64,
     /// ALLOWED_HELLO_LOSS.
     pub allowed_hello_loss: u32,
+    /// Each HELLO period is HELLO_INTERVAL plus a uniform draw in
+    /// [-this/2, this/2] (AODV-UU hello_jitter(): JITTER_INTERVAL 100 ms).
+    pub hello_jitter_s: f64,
+    /// Extra time a neighbour is given beyond ALLOWED_HELLO_LOSS *
+    /// HELLO_INTERVAL before it is declared lost (AODV-UU HELLO_DELAY 50 ms,
+    /// "the extra time we should allow a hello message to take"). Without
+    /// it a single lost HELLO whose successor is a little late is taken for
+    /// two.
+    pub hello_loss_slack_s: f64,
     /// Send HELLOs even when the node is not part of an active route.
     /// RFC 3561 §6.9 says a node SHOULD only send them when it is;
     /// AODV-UU and ns-2 send them always.
@@ -116,6 +125,8 @@ impl AodvConfig {
             link_detection: LinkDetection::LinkLayer,
             hello_interval_s: 1.0,
             allowed_hello_loss: 2,
+            hello_jitter_s: 0.0,
+            hello_loss_slack_s: 0.0,
             hello_always: false,
             data_counts_as_hello: true,
             active_route_timeout_s: 3.0,
@@ -143,10 +154,14 @@ impl AodvConfig {
 
     /// AODV-UU as seed 003 Table 1 ran it: expanding ring on, TTL start 2,
     /// increment 2, no local repair, active route timeout 5 s, no
-    /// link-layer feedback (HELLOs every 1 s, sent always, data not counted).
+    /// link-layer feedback (HELLOs every 1 s, sent always, data not counted),
+    /// with AODV-UU's HELLO timing (aodv_hello.c: jitter of +-50 ms per
+    /// period, a neighbour lost 50 ms after 2 * HELLO_INTERVAL).
     fn aodv_uu() -> AodvConfig {
         AodvConfig {
             link_detection: LinkDetection::Hello,
+            hello_jitter_s: 0.100,
+            hello_loss_slack_s: 0.050,
             hello_always: true,
             data_counts_as_hello: false,
             active_route_timeout_s: 5.0,
@@ -168,8 +183,19 @@ impl AodvConfig {
         pos("active_route_timeout_s", self.active_route_timeout_s)?;
         pos("node_traversal_time_s", self.node_traversal_time_s)?;
         pos("buffer_timeout_s", self.buffer_timeout_s)?;
-        if !(self.broadcast_jitter_s.is_finite() && self.broadcast_jitter_s >= 0.0) {
-            return Err(("broadcast_jitter_s", format!("must be >= 0, got {}", self.broadcast_jitter_s)));
+        for (name, v) in [
+            ("broadcast_jitter_s", self.broadcast_jitter_s),
+            ("hello_loss_slack_s", self.hello_loss_slack_s),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err((name, format!("must be >= 0, got {v}")));
+            }
+        }
+        if !(self.hello_jitter_s.is_finite() && self.hello_jitter_s >= 0.0 && self.hello_jitter_s < self.hello_interval_s) {
+            return Err((
+                "hello_jitter_s",
+                format!("must be >= 0 and below hello_interval_s ({}), got {}", self.hello_interval_s, self.hello_jitter_s),
+            ));
         }
         if self.allowed_hello_loss == 0 {
             return Err(("allowed_hello_loss", "must be at least 1".into()));
@@ -225,6 +251,11 @@ impl AodvConfig {
     /// ALLOWED_HELLO_LOSS * HELLO_INTERVAL.
     pub(crate) fn hello_loss_time(&self) -> Dur {
         self.hello_interval().mul(self.allowed_hello_loss as u64)
+    }
+    /// How long a neighbour may stay silent before it is lost: the HELLO
+    /// loss time plus the slack.
+    pub(crate) fn neighbor_timeout(&self) -> Dur {
+        self.hello_loss_time() + Dur::from_secs_f64(self.hello_loss_slack_s)
     }
     pub(crate) fn node_traversal_time(&self) -> Dur {
         Dur::from_secs_f64(self.node_traversal_time_s)

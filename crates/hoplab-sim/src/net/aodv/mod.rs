@@ -568,7 +568,7 @@ impl Aodv {
         }
         // §6.9: an active route to the neighbour for at least
         // ALLOWED_HELLO_LOSS * HELLO_INTERVAL, with its latest sequence number.
-        self.table.neighbor(from, now + self.cfg.hello_loss_time());
+        self.table.neighbor(from, now + self.cfg.neighbor_timeout());
         let r = self.table.get_mut(from).unwrap();
         if !r.valid_seqno || fresher(m.dst_seqno, r.seqno) {
             r.seqno = m.dst_seqno;
@@ -777,7 +777,7 @@ impl Protocol for Aodv {
         if let Some(h) = self.next_hello {
             t = t.min(h);
         }
-        let loss = self.cfg.hello_loss_time();
+        let loss = self.cfg.neighbor_timeout();
         for n in self.neighbors.values() {
             t = t.min(n.last_heard + loss);
         }
@@ -794,7 +794,7 @@ impl Protocol for Aodv {
         }
         // §6.9: a neighbour that sent a HELLO within DELETE_PERIOD and then
         // nothing for ALLOWED_HELLO_LOSS * HELLO_INTERVAL is lost.
-        let loss = self.cfg.hello_loss_time();
+        let loss = self.cfg.neighbor_timeout();
         let dp = self.cfg.delete_period();
         let lost: Vec<(NodeId, Neighbor)> =
             self.neighbors.iter().filter(|(_, n)| n.last_heard + loss <= now).map(|(&k, &n)| (k, n)).collect();
@@ -817,7 +817,13 @@ impl Protocol for Aodv {
         }
         if let Some(h) = self.next_hello {
             if h <= now {
-                self.next_hello = Some(now + self.cfg.hello_interval());
+                // AODV-UU hello_send(): the next period is jittered.
+                let jitter = if self.cfg.hello_jitter_s > 0.0 {
+                    (self.rng.unit() - 0.5) * self.cfg.hello_jitter_s
+                } else {
+                    0.0
+                };
+                self.next_hello = Some(now + Dur::from_secs_f64(self.cfg.hello_interval_s + jitter));
                 if self.cfg.hello_always || self.on_active_route(now) {
                     self.send_hello(now, out);
                 }

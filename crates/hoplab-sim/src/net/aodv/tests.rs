@@ -485,8 +485,12 @@ fn hello_loss_declares_neighbour_lost_after_allowed_loss_times_interval() {
     n.run_until(t(5.0));
     let hellos_from_1: Vec<SimTime> =
         n.sent.iter().filter(|s| s.1 == 1 && matches!(msg(&s.3), Some(AodvMsg::Hello(_)))).map(|s| s.0).collect();
-    // hello_always: one per HELLO_INTERVAL.
+    // hello_always: one per HELLO_INTERVAL, each period jittered by up to
+    // +-50 ms (AODV-UU hello_send).
     assert_eq!(hellos_from_1.len(), 5);
+    let periods: Vec<f64> = hellos_from_1.windows(2).map(|w| w[1].since(w[0]).as_secs_f64()).collect();
+    assert!(periods.iter().all(|p| (0.95..=1.05).contains(p)), "{periods:?}");
+    assert!(periods.windows(2).any(|w| w[0] != w[1]), "periods not jittered: {periods:?}");
     assert!(n.notes.is_empty());
     assert!(aodv(&n, 0).has_route(n.now, 1));
     n.set_link(0, 1, false);
@@ -495,8 +499,9 @@ fn hello_loss_declares_neighbour_lost_after_allowed_loss_times_interval() {
     let lb: Vec<_> = n.notes.iter().filter(|x| x.1 == 0).collect();
     assert_eq!(lb.len(), 1);
     assert_eq!(lb[0].2, RouteNote::LinkBroken { neighbor: 1, cause: LinkCause::HelloLoss });
-    // ALLOWED_HELLO_LOSS * HELLO_INTERVAL = 2 s after the last HELLO heard.
-    assert_eq!(lb[0].0, last_heard + Dur::from_secs_f64(2.0));
+    // ALLOWED_HELLO_LOSS * HELLO_INTERVAL + HELLO_DELAY = 2.05 s after the
+    // last HELLO heard.
+    assert_eq!(lb[0].0, last_heard + Dur::from_secs_f64(2.05));
     assert!(!aodv(&n, 0).has_route(n.now, 1));
 }
 
