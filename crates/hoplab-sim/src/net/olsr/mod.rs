@@ -40,8 +40,8 @@ use config::WILL_NEVER;
 use link::{Hyst, Link};
 use msg::{decode_time, encode_time, seq_greater, Hello, LinkGroup, LinkType, Message, NeighType, Tc};
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use table::Route;
+use std::collections::{BTreeMap, BTreeSet};
+use table::Routes;
 use timed::TimedMap;
 
 /// §18.5: TTL of TC messages (flooded network-wide).
@@ -78,7 +78,7 @@ pub struct Olsr {
     /// The routing table (§10), recomputed lazily: `routes_dirty` is set
     /// when its inputs (symmetric neighbours, their willingness, two-hop or
     /// topology set) change, and the next lookup recomputes it.
-    routes: RefCell<HashMap<NodeId, Route>>,
+    routes: RefCell<Routes>,
     routes_dirty: Cell<bool>,
 
     /// The advertised neighbour set of our TCs and its ANSN (§9.3).
@@ -98,6 +98,13 @@ pub struct Olsr {
     /// The MPR selector set gained or lost a tuple since the last refresh.
     selectors_changed: bool,
     topology_changed: bool,
+    /// A message or MAC feedback changed a link tuple since the last scan
+    /// of the link set.
+    links_touched: bool,
+    /// The earliest instant at which a link tuple changes by itself (a
+    /// timer runs out); until then, and untouched, the link set needs no
+    /// scan.
+    links_due: SimTime,
     deadline: Option<SimTime>,
 }
 
@@ -127,7 +134,7 @@ impl Olsr {
             selectors: TimedMap::new(),
             topology: TimedMap::new(),
             dup: BTreeMap::new(),
-            routes: RefCell::new(HashMap::new()),
+            routes: RefCell::new(Routes::default()),
             routes_dirty: Cell::new(false),
             advertised: BTreeSet::new(),
             ansn: 0,
@@ -142,26 +149,28 @@ impl Olsr {
             two_hop_changed: false,
             selectors_changed: false,
             topology_changed: false,
+            links_touched: false,
+            links_due: SimTime::MAX,
             deadline: None,
         };
         // Start desynchronised: nodes switched on together would otherwise
         // send their first HELLOs at the same instant.
         o.next_hello = SimTime::ZERO + o.jitter();
         o.next_tc = SimTime::ZERO + (o.tc_interval - o.jitter());
-        o.update_deadline(SimTime::ZERO);
+        o.update_deadline();
         o
     }
 
     /// The route to `dst`: (next hop, hops).
     pub fn route_to(&self, dst: NodeId) -> Option<(NodeId, u32)> {
-        self.routes().get(&dst).map(|r| (r.next_hop, r.hops))
+        self.routes().get(dst).map(|r| (r.next_hop, r.hops))
     }
 
     /// The routing table, recomputed first if its inputs changed since the
     /// last computation (§10: "whenever needed"). The inputs only change in
     /// the entry points, which mark the table dirty, so the result is the
     /// table an eager recomputation at the last change would have produced.
-    fn routes(&self) -> Ref<'_, HashMap<NodeId, Route>> {
+    fn routes(&self) -> Ref<'_, Routes> {
         if self.routes_dirty.replace(false) {
             let usable_2hop = self
                 .two_hop
@@ -264,6 +273,9 @@ impl Olsr {
         if let Some(l) = self.links.get_mut(&from) {
             l.check_seq(now, seq, &hyst, hold);
             l.packet_received(now, &hyst, hold);
+            // Without hysteresis a packet only moves the silence deadline,
+            // which nothing reads.
+            self.links_touched |= hyst.on;
         }
     }
 
@@ -273,6 +285,7 @@ impl Olsr {
         let vtime = decode_time(m.vtime);
         let htime = decode_time(h.htime);
         let (hyst, hold) = (self.hyst, self.neighb_hold);
+        self.links_touched = true;
         let link = self.links.entry(from).or_insert_with(|| {
             let mut l = Link::new(now, vtime, &hyst, htime);
             l.last_seq = Some(seq);
@@ -392,8 +405,12 @@ impl Olsr {
     /// Expire tuples and bring the derived state up to date.
     fn refresh(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
         let (hyst, hold) = (self.hyst, self.neighb_hold);
+        // The link set changes only by a message, MAC feedback or a timer
+        // running out; between those its derived state stands (most calls
+        // come from relayed TCs, which touch no link).
+        let scan_links = self.links_touched || self.links_due <= now;
         // §14.3 long silence: one lost packet per missed HELLO interval.
-        if hyst.on {
+        if scan_links && hyst.on {
             for l in self.links.values_mut() {
                 while l.silence_deadline <= now {
                     l.silence_deadline += l.htime.max(Dur(1));
@@ -401,7 +418,7 @@ impl Olsr {
                 }
             }
         }
-        if self.links.values().any(|l| l.time <= now) {
+        if scan_links && self.links.values().any(|l| l.time <= now) {
             self.links.retain(|_, l| l.time > now);
             let links = &self.links;
             self.willingness.retain(|n, _| links.contains_key(n));
@@ -412,8 +429,10 @@ impl Olsr {
         self.topology_changed |= self.topology.expire(now) > 0;
 
         // §8.1: N_status from the link set; §8.5 on neighbour loss.
-        let sym_now = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n);
-        let sym_changed = !sym_now.eq(self.sym.iter().copied());
+        let sym_changed = scan_links && {
+            let sym_now = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n);
+            !sym_now.eq(self.sym.iter().copied())
+        };
         if sym_changed {
             let sym: BTreeSet<NodeId> = self.links.iter().filter(|(_, l)| l.is_sym(now)).map(|(n, _)| *n).collect();
             for &lost in self.sym.difference(&sym) {
@@ -429,6 +448,10 @@ impl Olsr {
                 }
             }
             self.sym = sym;
+        }
+        if scan_links {
+            self.links_due = self.next_link_change(now);
+            self.links_touched = false;
         }
         // §8.3: reselect MPRs when the neighbourhood or two-hop set changed.
         let reselect = sym_changed || self.two_hop_changed;
@@ -462,15 +485,13 @@ impl Olsr {
         self.topology_changed = false;
     }
 
-    fn update_deadline(&mut self, now: SimTime) {
-        let mut d = self.next_hello.min(self.next_tc);
-        if let Some((&(t, _), _)) = self.outq.iter().next() {
-            d = d.min(t);
-        }
-        let later = |t: SimTime| if t > now { Some(t) } else { None };
+    /// When a link tuple next changes by itself: a validity time or, with
+    /// hysteresis, a silence deadline runs out.
+    fn next_link_change(&self, now: SimTime) -> SimTime {
+        let mut d = SimTime::MAX;
         for l in self.links.values() {
             for t in [l.sym_time, l.time, l.lost_time] {
-                if let Some(t) = later(t) {
+                if t > now {
                     d = d.min(t);
                 }
             }
@@ -478,6 +499,15 @@ impl Olsr {
                 d = d.min(l.silence_deadline);
             }
         }
+        d
+    }
+
+    fn update_deadline(&mut self) {
+        let mut d = self.next_hello.min(self.next_tc);
+        if let Some((&(t, _), _)) = self.outq.iter().next() {
+            d = d.min(t);
+        }
+        d = d.min(self.links_due);
         // The earliest tuple expiries, without scanning the sets.
         for t in [self.two_hop.earliest(), self.selectors.earliest(), self.topology.earliest()].into_iter().flatten() {
             d = d.min(t);
@@ -496,7 +526,7 @@ impl Protocol for Olsr {
     fn route(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
         self.catch_up(now, out);
         // No route: OLSR has no buffer to wait in (seed 003 §5).
-        let r = self.routes().get(&packet.dst).copied();
+        let r = self.routes().get(packet.dst);
         match r {
             Some(r) => out.push(RouteAction::Send { next_hop: r.next_hop, packet }),
             None => out.push(RouteAction::Drop { packet, reason: DropReason::Nrte }),
@@ -511,7 +541,7 @@ impl Protocol for Olsr {
         // §3.4 step 2: expired or our own message.
         if m.ttl == 0 || m.originator == self.me {
             self.refresh(now, out);
-            self.update_deadline(now);
+            self.update_deadline();
             return;
         }
         // §3.4 step 3: process once.
@@ -533,7 +563,7 @@ impl Protocol for Olsr {
             }
         }
         self.refresh(now, out);
-        self.update_deadline(now);
+        self.update_deadline();
     }
 
     fn link_failed(&mut self, now: SimTime, next_hop: NodeId, _packet: Packet, out: &mut Vec<RouteAction>) {
@@ -546,13 +576,14 @@ impl Protocol for Olsr {
         self.catch_up(now, out);
         // §13: mark the link lost for NEIGHB_HOLD_TIME.
         let hold = self.neighb_hold;
+        self.links_touched = true;
         if let Some(l) = self.links.get_mut(&next_hop) {
             l.lost_time = now + hold;
             l.time = now + hold;
             l.mac_lost = true;
         }
         self.refresh(now, out);
-        self.update_deadline(now);
+        self.update_deadline();
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
@@ -580,10 +611,10 @@ impl Protocol for Olsr {
             }
             self.next_tc = now + (self.tc_interval - self.jitter());
         }
-        self.update_deadline(now);
+        self.update_deadline();
     }
 
     fn has_route(&self, _now: SimTime, dst: NodeId) -> bool {
-        self.routes().contains_key(&dst)
+        self.routes().contains(dst)
     }
 }

@@ -227,12 +227,13 @@ fn routing_table_hop_counts_and_next_hops() {
     let th = [(1, 3), (2, 6), (1, 0)];
     let topo = [(3, 1), (3, 4), (4, 3), (4, 5), (6, 2), (6, 5)];
     let r = compute_routes(0, &nb, th, topo);
-    assert_eq!(r[&1], Route { next_hop: 1, hops: 1 });
-    assert_eq!(r[&3], Route { next_hop: 1, hops: 2 });
-    assert_eq!(r[&6], Route { next_hop: 2, hops: 2 });
-    assert_eq!(r[&4], Route { next_hop: 1, hops: 3 });
-    assert_eq!(r[&5], Route { next_hop: 2, hops: 3 }, "via 6, not via 4");
-    assert!(!r.contains_key(&0));
+    assert_eq!(r.get(1), Some(Route { next_hop: 1, hops: 1 }));
+    assert_eq!(r.get(3), Some(Route { next_hop: 1, hops: 2 }));
+    assert_eq!(r.get(6), Some(Route { next_hop: 2, hops: 2 }));
+    assert_eq!(r.get(4), Some(Route { next_hop: 1, hops: 3 }));
+    assert_eq!(r.get(5), Some(Route { next_hop: 2, hops: 3 }), "via 6, not via 4");
+    assert!(!r.contains(0));
+    assert!(!r.contains(1000), "an address never seen");
 }
 
 /// Node 0 with symmetric neighbours 1 and 2 (1 lists 3, 2 lists 6 as

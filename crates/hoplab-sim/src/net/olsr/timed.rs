@@ -1,20 +1,27 @@
 //! A map of tuples with expiry times, indexed by expiry as well, so that
 //! expiring nothing and finding the earliest expiry cost O(1) and expiring
 //! k tuples costs O(k log n) instead of a scan of the whole set.
+//!
+//! The expiry index is a heap that keeps an entry for every time a tuple
+//! was given: refreshing a tuple (OLSR does so on every HELLO and TC) pushes
+//! one entry instead of moving one in an ordered set. Entries whose tuple
+//! has since been refreshed or removed are stale and are dropped when they
+//! reach the top, which is kept valid after every change.
 
 use crate::time::SimTime;
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::ops::RangeBounds;
 
 #[derive(Clone, Debug)]
 pub struct TimedMap<K: Ord + Copy, V> {
     map: BTreeMap<K, (V, SimTime)>,
-    by_time: BTreeSet<(SimTime, K)>,
+    by_time: BinaryHeap<Reverse<(SimTime, K)>>,
 }
 
 impl<K: Ord + Copy, V> Default for TimedMap<K, V> {
     fn default() -> Self {
-        TimedMap { map: BTreeMap::new(), by_time: BTreeSet::new() }
+        TimedMap { map: BTreeMap::new(), by_time: BinaryHeap::new() }
     }
 }
 
@@ -23,21 +30,32 @@ impl<K: Ord + Copy, V> TimedMap<K, V> {
         Self::default()
     }
 
-    /// Insert or replace; returns the old value and expiry time.
+    fn is_live(&self, t: SimTime, k: &K) -> bool {
+        self.map.get(k).is_some_and(|(_, kt)| *kt == t)
+    }
+
+    /// Drop stale entries from the top of the expiry heap.
+    fn settle(&mut self) {
+        while let Some(&Reverse((t, k))) = self.by_time.peek() {
+            if self.is_live(t, &k) {
+                break;
+            }
+            self.by_time.pop();
+        }
+    }
+
     pub fn insert(&mut self, k: K, v: V, t: SimTime) -> Option<(V, SimTime)> {
         let old = self.map.insert(k, (v, t));
-        if let Some((_, ot)) = &old {
-            self.by_time.remove(&(*ot, k));
+        if old.as_ref().is_none_or(|(_, ot)| *ot != t) {
+            self.by_time.push(Reverse((t, k)));
         }
-        self.by_time.insert((t, k));
+        self.settle();
         old
     }
 
     pub fn remove(&mut self, k: &K) -> Option<(V, SimTime)> {
         let old = self.map.remove(k);
-        if let Some((_, t)) = &old {
-            self.by_time.remove(&(*t, *k));
-        }
+        self.settle();
         old
     }
 
@@ -53,34 +71,33 @@ impl<K: Ord + Copy, V> TimedMap<K, V> {
         self.map.range(r).map(|(k, (v, t))| (*k, v, *t))
     }
 
-    /// The earliest expiry time of any tuple.
     pub fn earliest(&self) -> Option<SimTime> {
-        self.by_time.first().map(|(t, _)| *t)
+        self.by_time.peek().map(|Reverse((t, _))| *t)
     }
 
-    /// Remove every tuple whose time is not later than `now` (the same as
-    /// `retain(|t| t > now)`); returns how many were removed.
+    /// Remove every tuple whose time is at or before `now`; how many went.
     pub fn expire(&mut self, now: SimTime) -> usize {
         let mut n = 0;
-        while let Some(&(t, k)) = self.by_time.first() {
+        while let Some(&Reverse((t, k))) = self.by_time.peek() {
             if t > now {
                 break;
             }
-            self.by_time.pop_first();
-            self.map.remove(&k);
-            n += 1;
+            self.by_time.pop();
+            // A duplicate entry of a live tuple is live too; the first removes it.
+            if self.is_live(t, &k) {
+                self.map.remove(&k);
+                n += 1;
+            }
         }
+        self.settle();
         n
     }
 
-    /// Remove every tuple whose key fails `keep`; returns how many were removed.
     pub fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) -> usize {
-        let gone: Vec<(K, SimTime)> = self.map.iter().filter(|(k, _)| !keep(k)).map(|(k, (_, t))| (*k, *t)).collect();
-        for (k, t) in &gone {
-            self.map.remove(k);
-            self.by_time.remove(&(*t, *k));
-        }
-        gone.len()
+        let before = self.map.len();
+        self.map.retain(|k, _| keep(k));
+        self.settle();
+        before - self.map.len()
     }
 }
 
