@@ -40,7 +40,7 @@ use config::WILL_NEVER;
 use link::{Hyst, Link};
 use msg::{decode_time, encode_time, seq_greater, Hello, LinkGroup, LinkType, Message, NeighType, Tc};
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use table::Routes;
 use timed::TimedMap;
 
@@ -74,7 +74,10 @@ pub struct Olsr {
     /// Topology set (§4.4): (T_last_addr, T_dest_addr) -> (T_seq, T_time).
     topology: TimedMap<(NodeId, NodeId), u16>,
     /// Duplicate set (§3.4): (D_addr, D_seq_num) -> (D_time, D_retransmitted).
-    dup: BTreeMap<(NodeId, u16), (SimTime, bool)>,
+    dup: HashMap<(NodeId, u16), (SimTime, bool)>,
+    /// The duplicate tuples in the order they were recorded, which is the
+    /// order of their D_time: the sweep pops them from the front.
+    dup_order: VecDeque<(SimTime, (NodeId, u16))>,
     /// The routing table (§10), recomputed lazily: `routes_dirty` is set
     /// when its inputs (symmetric neighbours, their willingness, two-hop or
     /// topology set) change, and the next lookup recomputes it.
@@ -133,7 +136,8 @@ impl Olsr {
             mprs: BTreeSet::new(),
             selectors: TimedMap::new(),
             topology: TimedMap::new(),
-            dup: BTreeMap::new(),
+            dup: HashMap::new(),
+            dup_order: VecDeque::new(),
             routes: RefCell::new(Routes::default()),
             routes_dirty: Cell::new(false),
             advertised: BTreeSet::new(),
@@ -379,7 +383,9 @@ impl Olsr {
         // Step 4: relay for MPR selectors only.
         let retransmit = self.selectors.contains_key(&from) && m.ttl > 1;
         // Step 5.
-        self.dup.insert((m.originator, m.msn), (now + self.dup_hold, retransmit));
+        let until = now + self.dup_hold;
+        self.dup.insert((m.originator, m.msn), (until, retransmit));
+        self.dup_order.push_back((until, (m.originator, m.msn)));
         if retransmit {
             // Steps 6-8. The wait spreads the relays of several MPRs
             // (RFC 3626 leaves forwarding jitter to implementations).
@@ -388,6 +394,19 @@ impl Olsr {
             let at = now + self.jitter();
             self.outq_seq += 1;
             self.outq.insert((at, self.outq_seq), m);
+        }
+    }
+
+    /// Forget duplicate tuples whose D_time has passed (§3.4).
+    fn sweep_duplicates(&mut self, now: SimTime) {
+        while let Some(&(t, k)) = self.dup_order.front() {
+            if t > now {
+                break;
+            }
+            self.dup_order.pop_front();
+            if self.dup.get(&k).is_some_and(|(kt, _)| *kt == t) {
+                self.dup.remove(&k);
+            }
         }
     }
 
@@ -603,7 +622,7 @@ impl Protocol for Olsr {
             self.send_hello(now, out);
             // §18.9: the next emission comes up to MAXJITTER early.
             self.next_hello = now + (self.hello_interval - self.jitter());
-            self.dup.retain(|_, (t, _)| *t > now);
+            self.sweep_duplicates(now);
         }
         if self.next_tc <= now {
             if self.tc_due(now) {
