@@ -15,29 +15,50 @@ fn chain_run(hops: u32, routing: &str, start: f64, seed: u64) -> RunOutput {
     run_toml(&toml, seed)
 }
 
+/// Mean throughput over seeds 1-3 of a chain flow.
+fn chain_mean(hops: u32, routing: &str) -> (f64, Vec<RunOutput>) {
+    let runs: Vec<RunOutput> = (1..=3).map(|seed| chain_run(hops, routing, 20.0, seed)).collect();
+    (runs.iter().map(|r| r.flows[0].throughput_kbps).sum::<f64>() / 3.0, runs)
+}
+
 /// Issue 3: once routes exist, AODV-LL, DSR and OLSR carry at least 85% of
 /// static routing's throughput on static chains (seed 002: DSR above 92%).
-/// Flows start after a warm-up (OLSR needs HELLO and TC rounds first) and
-/// the window is clamped to 4 (seed 000's W=4). Measured beyond 5 hops:
-/// DSR stays at 94-98%, but AODV-LL (7 hops: 79%) and OLSR (6-8 hops:
-/// 53-82%) fall below, from false MAC-feedback failures and lost TCs; the
-/// issue-3 note records those figures.
+/// Flows start after a warm-up (OLSR needs HELLO and TC rounds first), the
+/// window is clamped to 4 (seed 000's W=4), and each figure is the mean of
+/// seeds 1-3: one false MAC-feedback failure costs AODV-LL a TCP timeout,
+/// which moves a single 40 s run by 10%.
+///
+/// AODV-LL and DSR hold at 1-8 hops. OLSR holds at 1-5 hops only: from 6
+/// hops its topology tuples expire (TOP_HOLD_TIME 15 s) whenever three TCs
+/// in a row from one node die on the way, broadcast and never retransmitted,
+/// to hidden-terminal collisions, and the flow has no route until the next
+/// TC arrives (59-84% of static at 6-8 hops). That is RFC 3626 working as
+/// specified, not a failed link: the test pins that OLSR declares none.
 #[test]
 fn static_chains_reach_85_percent_of_static_routing() {
-    for hops in 1..=5u32 {
-        let base = chain_run(hops, "protocol = \"static\"", 20.0, 1).flows[0].throughput_kbps;
-        for routing in ["protocol = \"aodv\"\npreset = \"rfc3561\"", "protocol = \"dsr\"", "protocol = \"olsr\"\npreset = \"oolsr\""] {
-            let f = &chain_run(hops, routing, 20.0, 1).flows[0];
-            let share = f.throughput_kbps / base;
-            assert!(share >= 0.85, "{hops} hops, {routing}: {:.1} vs static {base:.1} kbit/s ({:.0}%)", f.throughput_kbps, share * 100.0);
-            assert_eq!(f.route_changes, 0, "{hops} hops, {routing}: a static chain has one path");
+    let aodv_ll = "protocol = \"aodv\"\npreset = \"rfc3561\"";
+    let olsr = "protocol = \"olsr\"\npreset = \"oolsr\"";
+    for hops in 1..=8u32 {
+        let (base, _) = chain_mean(hops, "protocol = \"static\"");
+        let mut protocols = vec![aodv_ll, "protocol = \"dsr\""];
+        if hops <= 5 {
+            protocols.push(olsr);
         }
-    }
-    // DSR holds up over the whole range.
-    for hops in 6..=8u32 {
-        let base = chain_run(hops, "protocol = \"static\"", 20.0, 1).flows[0].throughput_kbps;
-        let f = &chain_run(hops, "protocol = \"dsr\"", 20.0, 1).flows[0];
-        assert!(f.throughput_kbps >= 0.85 * base, "{hops} hops DSR: {:.1} vs {base:.1}", f.throughput_kbps);
+        for routing in protocols {
+            let (mean, runs) = chain_mean(hops, routing);
+            let share = mean / base;
+            assert!(share >= 0.85, "{hops} hops, {routing}: {mean:.1} vs static {base:.1} kbit/s ({:.0}%)", share * 100.0);
+            for r in &runs {
+                assert_eq!(r.flows[0].route_changes, 0, "{hops} hops, {routing}: a static chain has one path");
+            }
+        }
+        if hops > 5 {
+            let (_, runs) = chain_mean(hops, olsr);
+            for r in &runs {
+                let failures = r.route_events.iter().filter(|e| e.event == "link_broken").count();
+                assert_eq!(failures, 0, "{hops} hops: OLSR declared a link of a static chain broken");
+            }
+        }
     }
 }
 
