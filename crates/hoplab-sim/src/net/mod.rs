@@ -3,6 +3,7 @@
 
 pub mod aodv;
 pub mod arp;
+pub mod check;
 pub mod drop;
 pub mod dsdv;
 pub mod dsr;

@@ -2,6 +2,7 @@
 //! presets the seeds use.
 
 use crate::time::Dur;
+use crate::net::check::{non_negative_s, positive_s, Invalid};
 use serde::{Deserialize, Serialize};
 
 /// How a broken link to a next hop is noticed (RFC 3561 §6.10; seed 000
@@ -171,30 +172,18 @@ impl AodvConfig {
     }
 
     /// Check values; Err((field, message)).
-    pub fn validate(&self) -> Result<(), (&'static str, String)> {
-        fn pos(name: &'static str, v: f64) -> Result<(), (&'static str, String)> {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                Err((name, format!("must be a positive number of seconds, got {v}")))
-            }
-        }
-        pos("hello_interval_s", self.hello_interval_s)?;
-        pos("active_route_timeout_s", self.active_route_timeout_s)?;
-        pos("node_traversal_time_s", self.node_traversal_time_s)?;
-        pos("buffer_timeout_s", self.buffer_timeout_s)?;
-        for (name, v) in [
-            ("broadcast_jitter_s", self.broadcast_jitter_s),
-            ("hello_loss_slack_s", self.hello_loss_slack_s),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err((name, format!("must be >= 0, got {v}")));
-            }
-        }
-        if !(self.hello_jitter_s.is_finite() && self.hello_jitter_s >= 0.0 && self.hello_jitter_s < self.hello_interval_s) {
+    pub fn validate(&self) -> Result<(), Invalid> {
+        positive_s("hello_interval_s", self.hello_interval_s)?;
+        positive_s("active_route_timeout_s", self.active_route_timeout_s)?;
+        positive_s("node_traversal_time_s", self.node_traversal_time_s)?;
+        positive_s("buffer_timeout_s", self.buffer_timeout_s)?;
+        non_negative_s("broadcast_jitter_s", self.broadcast_jitter_s)?;
+        non_negative_s("hello_loss_slack_s", self.hello_loss_slack_s)?;
+        non_negative_s("hello_jitter_s", self.hello_jitter_s)?;
+        if self.hello_jitter_s >= self.hello_interval_s {
             return Err((
                 "hello_jitter_s",
-                format!("must be >= 0 and below hello_interval_s ({}), got {}", self.hello_interval_s, self.hello_jitter_s),
+                format!("must be below hello_interval_s ({}), got {}", self.hello_interval_s, self.hello_jitter_s),
             ));
         }
         if self.allowed_hello_loss == 0 {

@@ -817,7 +817,8 @@ impl Protocol for Aodv {
         }
         if let Some(h) = self.next_hello {
             if h <= now {
-                // AODV-UU hello_send(): the next period is jittered.
+                // AODV-UU hello_send(): the next period is jittered. No draw
+                // when off, so presets without jitter keep their streams.
                 let jitter = if self.cfg.hello_jitter_s > 0.0 {
                     (self.rng.unit() - 0.5) * self.cfg.hello_jitter_s
                 } else {

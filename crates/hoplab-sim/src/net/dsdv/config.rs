@@ -1,6 +1,7 @@
 //! DSDV parameters. Defaults are ns-2's (`tcl/lib/ns-default.tcl` and the
 //! constants of `dsdv/dsdv.cc`, `dsdv/dsdv.h`, ns-2.35).
 
+use crate::net::check::{non_negative_s, positive_s, Invalid};
 use serde::{Deserialize, Serialize};
 
 /// How many bytes an update is charged on the wire.
@@ -94,27 +95,18 @@ impl DsdvConfig {
     }
 
     /// Check values; Err((field, message)).
-    pub fn validate(&self) -> Result<(), (&'static str, String)> {
-        fn nonneg(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
-            if v.is_finite() && v >= 0.0 {
-                Ok(())
-            } else {
-                Err((field, format!("must be a finite number >= 0, got {v}")))
-            }
-        }
-        if !(self.periodic_update_s.is_finite() && self.periodic_update_s > 0.0) {
-            return Err(("periodic_update_s", format!("must be > 0, got {}", self.periodic_update_s)));
-        }
+    pub fn validate(&self) -> Result<(), Invalid> {
+        positive_s("periodic_update_s", self.periodic_update_s)?;
         if self.min_update_periods == 0 {
             return Err(("min_update_periods", "must be at least 1".into()));
         }
-        nonneg("settling_initial_s", self.settling_initial_s)?;
+        non_negative_s("settling_initial_s", self.settling_initial_s)?;
         if !(0.0..=1.0).contains(&self.settling_alpha) {
             return Err(("settling_alpha", format!("must be in [0, 1], got {}", self.settling_alpha)));
         }
-        nonneg("min_triggered_interval_s", self.min_triggered_interval_s)?;
-        nonneg("startup_jitter_s", self.startup_jitter_s)?;
-        nonneg("broadcast_jitter_s", self.broadcast_jitter_s)?;
+        non_negative_s("min_triggered_interval_s", self.min_triggered_interval_s)?;
+        non_negative_s("startup_jitter_s", self.startup_jitter_s)?;
+        non_negative_s("broadcast_jitter_s", self.broadcast_jitter_s)?;
         Ok(())
     }
 }

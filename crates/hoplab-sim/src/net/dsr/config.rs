@@ -2,6 +2,7 @@
 //! options ns-2's CMU DSR runs with (seeds 001/002); the `dsr-uu` preset is
 //! seed 003 Table 2.
 
+use crate::net::check::{non_negative_s, positive_s, Invalid};
 use serde::{Deserialize, Serialize};
 
 /// How a node learns that a packet it sent reached the next hop (RFC 4728 §8.3).
@@ -136,7 +137,7 @@ impl DsrConfig {
     }
 
     /// Check values; Err((field, message)).
-    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         let positive = [
             ("grat_reply_holdoff_s", self.grat_reply_holdoff_s),
             ("send_buffer_s", self.send_buffer_s),
@@ -148,15 +149,10 @@ impl DsrConfig {
             ("ack_timeout_s", self.ack_timeout_s),
         ];
         for (field, v) in positive {
-            if !(v.is_finite() && v > 0.0) {
-                return Err((field, format!("must be a positive number of seconds, got {v}")));
-            }
+            positive_s(field, v)?;
         }
-        for (field, v) in [("broadcast_jitter_s", self.broadcast_jitter_s), ("maint_holdoff_s", self.maint_holdoff_s)] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err((field, format!("must be zero or more seconds, got {v}")));
-            }
-        }
+        non_negative_s("broadcast_jitter_s", self.broadcast_jitter_s)?;
+        non_negative_s("maint_holdoff_s", self.maint_holdoff_s)?;
         if self.max_request_period_s < self.request_period_s {
             return Err(("max_request_period_s", "must not be below request_period_s".into()));
         }

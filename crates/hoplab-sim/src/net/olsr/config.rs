@@ -1,5 +1,6 @@
 //! OLSR parameters (RFC 3626 §18) and the named presets.
 
+use crate::net::check::{non_negative_s, positive_s, Invalid};
 use serde::{Deserialize, Serialize};
 
 /// RFC 3626 §18.8 willingness values.
@@ -115,7 +116,7 @@ impl OlsrConfig {
     }
 
     /// Check values; Err((field, message)).
-    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         let vtimes: [(&'static str, f64); 5] = [
             ("hello_interval_s", self.hello_interval_s),
             ("refresh_interval_s", self.refresh_interval_s),
@@ -130,12 +131,8 @@ impl OlsrConfig {
                 return Err((name, format!("must be between 0.0625 and {MAX_VTIME_S} s, got {v}")));
             }
         }
-        if !self.dup_hold_time_s.is_finite() || self.dup_hold_time_s <= 0.0 {
-            return Err(("dup_hold_time_s", format!("must be positive, got {}", self.dup_hold_time_s)));
-        }
-        if !self.max_jitter_s.is_finite() || self.max_jitter_s < 0.0 {
-            return Err(("max_jitter_s", format!("must be >= 0, got {}", self.max_jitter_s)));
-        }
+        positive_s("dup_hold_time_s", self.dup_hold_time_s)?;
+        non_negative_s("max_jitter_s", self.max_jitter_s)?;
         if self.max_jitter_s >= self.hello_interval_s || self.max_jitter_s >= self.tc_interval_s {
             return Err(("max_jitter_s", "must be shorter than the HELLO and TC intervals".into()));
         }

@@ -44,6 +44,7 @@ impl<K: Ord + Copy, V> TimedMap<K, V> {
         }
     }
 
+    /// Insert or replace; returns the old value and expiry time.
     pub fn insert(&mut self, k: K, v: V, t: SimTime) -> Option<(V, SimTime)> {
         let old = self.map.insert(k, (v, t));
         if old.as_ref().is_none_or(|(_, ot)| *ot != t) {
@@ -71,6 +72,7 @@ impl<K: Ord + Copy, V> TimedMap<K, V> {
         self.map.range(r).map(|(k, (v, t))| (*k, v, *t))
     }
 
+    /// The earliest expiry time of any tuple (the heap top is always live).
     pub fn earliest(&self) -> Option<SimTime> {
         self.by_time.peek().map(|Reverse((t, _))| *t)
     }
@@ -93,6 +95,7 @@ impl<K: Ord + Copy, V> TimedMap<K, V> {
         n
     }
 
+    /// Remove every tuple whose key fails `keep`; returns how many were removed.
     pub fn retain_keys(&mut self, mut keep: impl FnMut(&K) -> bool) -> usize {
         let before = self.map.len();
         self.map.retain(|k, _| keep(k));
