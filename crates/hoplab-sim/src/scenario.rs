@@ -411,11 +411,14 @@ pub struct Flow {
 pub struct Output {
     /// Record cwnd/ssthresh/srtt/rto time series.
     pub timeseries: bool,
+    /// Record the event trace (every frame sent and received, every drop):
+    /// the `trace` table. Off by default; it grows with traffic.
+    pub trace: bool,
 }
 
 impl Default for Output {
     fn default() -> Self {
-        Output { timeseries: true }
+        Output { timeseries: true, trace: false }
     }
 }
 
