@@ -3,14 +3,17 @@
 print both side by side (docs/VALIDATION.md records the tables).
 
     ./hoplab --help >/dev/null            # once: builds .venv and the extension
-    .venv/bin/python validation/compare_ns3.py --peer PEER_DIR [--set chain|grid|all]
+    .venv/bin/python validation/compare_ns3.py [--peer PEER_DIR] [--set chain|grid|all]
         [--hops 1-8] [--routing static,aodv,olsr] [--seeds 1,2,3] [--duration 120]
         [--tcp ns3|ns2] [--jsonl OUT.jsonl]
 
 PEER_DIR is the folder holding the ns-3 peer's programs (`chain`, `grid`),
 built against the ns-3.44 wheel by the peer's `setup.sh`, which prints that
 folder on its last line. The ns-3 runs are slow (1-5 s each for a chain,
-15 s for the grid) and are never part of the test suite.
+15 s for the grid) and are never part of the test suite. Their results are
+kept by command line in validation/ns3_runs.jsonl and reused, so the
+comparison can be re-run after a change to hoplab without ns-3 (and without
+--peer, for the runs the file holds).
 
 What is matched, and how (the peer's README lists its settings):
 - topology, radio and MAC: the peer's defaults are ns-2's (250 m / 550 m,
@@ -83,9 +86,32 @@ def hoplab_run(sc: dict[str, Any], seed: int) -> dict[str, Any]:
     }
 
 
-def ns3_run(peer: Path, prog: str, args: list[str]) -> dict[str, Any]:
-    out = subprocess.run([str(peer / prog), *args], check=True, capture_output=True, text=True).stdout
-    j = json.loads(out.strip().splitlines()[-1])
+class Ns3Cache:
+    """ns-3's results by command line, kept in a JSON-lines file so that the
+    comparison can be re-printed (and hoplab re-run after a model change)
+    without re-running ns-3, whose results do not change."""
+
+    def __init__(self, path: Path | None, fresh: bool) -> None:
+        self.path = path
+        self.runs: dict[str, dict[str, Any]] = {}
+        if path and path.exists() and not fresh:
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    rec = json.loads(line)
+                    self.runs[rec["cmd"]] = rec["out"]
+
+    def run(self, peer: Path, prog: str, args: list[str]) -> dict[str, Any]:
+        cmd = " ".join([prog, *args])
+        if cmd not in self.runs:
+            out = subprocess.run([str(peer / prog), *args], check=True, capture_output=True, text=True).stdout
+            self.runs[cmd] = json.loads(out.strip().splitlines()[-1])
+            if self.path:
+                with self.path.open("a") as f:
+                    f.write(json.dumps({"cmd": cmd, "out": self.runs[cmd]}) + "\n")
+        return self.runs[cmd]
+
+
+def ns3_result(j: dict[str, Any]) -> dict[str, Any]:
     return {
         "sim": "ns-3",
         "kbps": float(j["sum_flow_goodput_kbps"]),
@@ -138,7 +164,8 @@ def fmt(x: float | None, nd: int = 1) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--peer", required=True, type=Path, help="folder with the ns-3 peer's chain and grid programs")
+    ap.add_argument("--peer", type=Path, help="folder with the ns-3 peer's chain and grid programs "
+                    "(without it, only runs already in the cache can be compared)")
     ap.add_argument("--set", default="all", choices=["chain", "grid", "all"])
     ap.add_argument("--hops", default="1-8", help="chain lengths: 1-8 or 1,3,4")
     ap.add_argument("--routing", default="static,aodv,olsr", help=f"comma list of {', '.join(ROUTING)}")
@@ -148,9 +175,13 @@ def main() -> int:
     ap.add_argument("--max-cwnd", type=int, default=0, help="window clamp in segments on both sides (0 = none)")
     ap.add_argument("--tcp", default="ns3", choices=sorted(TCP_PROFILES), help="whose TCP timers both sides use")
     ap.add_argument("--jsonl", type=Path, help="append every run as one JSON line")
+    ap.add_argument("--cache", type=Path, default=Path(__file__).with_name("ns3_runs.jsonl"),
+                    help="ns-3 results by command line (default validation/ns3_runs.jsonl); reused when present")
+    ap.add_argument("--fresh", action="store_true", help="re-run ns-3 even where the cache has the run")
     a = ap.parse_args()
+    cache = Ns3Cache(a.cache, a.fresh)
     for prog in ("chain", "grid"):
-        if not (a.peer / prog).exists():
+        if a.peer is not None and not (a.peer / prog).exists():
             print(f"compare_ns3: error: --peer {a.peer}: no '{prog}' program there (run the peer's setup.sh)", file=sys.stderr)
             return 2
     routings = [r for r in a.routing.split(",") if r]
@@ -179,7 +210,10 @@ def main() -> int:
             else:
                 sc, args = grid_pair(routing, seed, a)
                 prog = "grid"
-            for res in (hoplab_run(sc, seed), ns3_run(a.peer, prog, args)):
+            if a.peer is None and " ".join([prog, *args]) not in cache.runs:
+                print(f"compare_ns3: error: no --peer, and the cache has no run of `{prog} {' '.join(args)}`", file=sys.stderr)
+                return 2
+            for res in (hoplab_run(sc, seed), ns3_result(cache.run(a.peer, prog, args))):
                 res.update(scenario=kind, hops=hops, routing=routing, seed=seed, tcp=a.tcp, max_cwnd=a.max_cwnd,
                            duration=a.duration)
                 runs[res["sim"]].append(res)
