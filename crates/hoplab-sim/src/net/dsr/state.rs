@@ -324,16 +324,13 @@ impl Protocol for Dsr {
         self.cfg.promiscuous
     }
 
-    fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, _out: &mut Vec<RouteAction>) {
+    fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, uid: u64, _out: &mut Vec<RouteAction>) {
         // Only link-layer maintenance takes the MAC's word for the link (§8.3.1).
         if self.cfg.maintenance == Maintenance::LinkLayer {
             self.cache.confirm(now, self.me, next_hop);
         } else {
-            // The frame left: start the oldest waiting entry's ACK timer.
-            // The MAC serves the interface queue in order, so that is the
-            // packet it sent, unless it was a control packet to the same
-            // neighbour (then the timer starts a little early).
-            self.mark_sent(now, next_hop, None);
+            // That packet's copy left: its acknowledgement wait starts now.
+            self.mark_sent(now, next_hop, uid);
         }
     }
 
@@ -342,7 +339,7 @@ impl Protocol for Dsr {
             // Link-layer feedback is off: the MAC already counted the loss,
             // and the maintenance buffer still holds a copy if one is owed;
             // its ACK timer runs from now.
-            return self.mark_sent(now, next_hop, Some(packet.uid));
+            return self.mark_sent(now, next_hop, packet.uid);
         }
         let pkts = if packet.is_routing() || packet.sr.is_none() || next_hop == BROADCAST { vec![] } else { vec![packet] };
         self.link_broken(now, next_hop, crate::net::LinkCause::MacFeedback, pkts, out);
