@@ -201,7 +201,8 @@ fn salvage_increments_count_and_drops_at_the_limit() {
 
 #[test]
 fn nonpropagating_then_propagating_requests_back_off() {
-    let cfg = DsrConfig { send_buffer_s: 1000.0, max_request_rexmt: 6, ..ns2_cfg() };
+    // RFC 4728 §8.2.1 spacing (the dsr-uu preset's).
+    let cfg = DsrConfig { send_buffer_s: 1000.0, max_request_rexmt: 6, request_backoff: RequestBackoff::Rfc4728, ..ns2_cfg() };
     let mut n = net(TestNet::chain_links(2), &cfg);
     n.send_data(0, 7); // nobody is node 7
     n.run_until(SimTime::from_secs_f64(200.0));
@@ -618,4 +619,48 @@ fn a_link_break_salvages_one_copy_of_each_packet() {
     let mut buffered: Vec<u64> = d.send_buf.iter().map(|(_, p)| p.uid).collect();
     buffered.sort();
     assert_eq!(buffered, vec![1, 2], "one copy each: {buffered:?}");
+}
+
+/// ns-2 dsragent.cc BackOffTest: request cycles (ring-zero, then one
+/// propagating request after arp_timeout) 0.5 s * 4^n apart, at most 10 s;
+/// the count survives the discovery and only a Route Reply for the target
+/// resets it.
+#[test]
+fn ns2_request_cycles_back_off_by_four_until_a_reply() {
+    let cfg = DsrConfig { send_buffer_s: 1000.0, ..ns2_cfg() };
+    assert_eq!(cfg.request_backoff, RequestBackoff::Ns2);
+    let mut n = net(TestNet::chain_links(2), &cfg);
+    n.send_data(0, 7); // nobody is node 7
+    n.run_until(secs(25.0));
+    let reqs: Vec<(f64, u8)> = n
+        .sent
+        .iter()
+        .filter(|s| s.1 == 0 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq"))
+        .map(|s| (s.0.as_secs_f64(), s.3.ttl))
+        .collect();
+    let want = [(0.0, 1), (0.03, 255), (2.0, 1), (2.03, 255), (10.0, 1), (10.03, 255), (20.0, 1), (20.03, 255)];
+    assert_eq!(reqs.len(), want.len(), "{reqs:?}");
+    for (got, want) in reqs.iter().zip(want) {
+        assert!((got.0 - want.0).abs() < 1e-9 && got.1 == want.1, "{reqs:?}");
+    }
+    // A route found without a reply leaves the count: the next discovery
+    // for the same target waits out the back-off.
+    let mut d = node(0, &cfg);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    d.cache.add(secs(0.1), &[0, 1, 2, 3]);
+    d.flush(secs(0.1), &mut out);
+    d.cache.remove_link(0, 1);
+    out.clear();
+    d.route(secs(0.5), data(2, 0, 3), &mut out);
+    assert!(sends(&out).is_empty(), "no request before 2 s: {out:?}");
+    assert_eq!(d.poll_timeout(), Some(secs(2.0)));
+    // A Route Reply for the target resets it: the next cycle starts at once.
+    let reply = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false } };
+    let p = Packet::new(60, 1, 0, Body::Routing(RoutingMsg::Dsr(reply)), secs(1.0));
+    d.receive(secs(1.0), 1, p, &mut out);
+    d.cache.remove_link(0, 1);
+    out.clear();
+    d.route(secs(1.1), data(3, 0, 3), &mut out);
+    assert!(sends(&out).iter().any(|(nh, p)| *nh == BROADCAST && p.ttl == 1), "{out:?}");
 }
