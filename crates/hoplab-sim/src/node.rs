@@ -16,7 +16,7 @@ use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
 use crate::time::SimTime;
 use crate::trace::Tracer;
-use crate::wire::{Body, Frame, NodeId, Packet, PacketType, BROADCAST};
+use crate::wire::{Body, Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
 use std::collections::BTreeMap;
 
 /// The world's shared pieces a node may touch while handling an event.
@@ -45,6 +45,21 @@ pub struct NodeStats {
     pub rx_collisions: u64,
     pub drops: BTreeMap<(DropReason, PacketType), u64>,
     pub net: NetStats,
+    /// Diagnostics per data packet uid (routing packets excluded), off
+    /// unless `World::count_data_frames` turned them on.
+    pub data_tx: Option<BTreeMap<u64, DataTx>>,
+}
+
+/// How one node handled one data packet (diagnostics for tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataTx {
+    /// MAC DATA frames that carried it: first attempts and MAC retries.
+    pub frames: u32,
+    /// Times routing handed it to the interface queue (originated,
+    /// forwarded, salvaged, or retransmitted by route maintenance).
+    pub handoffs: u32,
+    /// The most copies of it held at once by the interface queue and the MAC.
+    pub max_copies: u32,
 }
 
 pub struct Node {
@@ -223,16 +238,21 @@ impl Node {
         let now = ctx.now;
         match ev {
             MacEvent::Transmit(frame) => {
+                if let (Some(d), Some(p)) = (self.stats.data_tx.as_mut(), frame.packet.as_ref()) {
+                    if frame.kind == FrameKind::Data && matches!(p.body, Body::Tcp(_) | Body::Udp(_)) {
+                        d.entry(p.uid).or_default().frames += 1;
+                    }
+                }
                 self.transmit(frame, ctx);
                 self.mac.handle_medium(now, true);
             }
             MacEvent::Deliver { from, packet } => self.ip_receive(from, packet, ctx),
-            MacEvent::TxOk { next_hop } => {
+            MacEvent::TxOk { next_hop, uid } => {
                 // (ARP replies included: a unicast ACKed proves the link.)
                 if next_hop != BROADCAST {
                     let mut acts = std::mem::take(&mut self.route_actions);
                     self.router_touched = true;
-                    self.router.tx_ok(now, next_hop, &mut acts);
+                    self.router.tx_ok(now, next_hop, uid, &mut acts);
                     self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
                 }
@@ -405,7 +425,16 @@ impl Node {
     }
 
     fn ifq_enqueue(&mut self, now: SimTime, packet: Packet, next_hop: NodeId) {
-        if let Some(dropped) = self.ifq.enqueue(now, packet, next_hop) {
+        let uid = packet.uid;
+        let data = matches!(packet.body, Body::Tcp(_) | Body::Udp(_));
+        let dropped = self.ifq.enqueue(now, packet, next_hop);
+        if let Some(d) = self.stats.data_tx.as_mut().filter(|_| data) {
+            let copies = self.ifq.packets().filter(|p| p.uid == uid).count() + (self.mac.current_uid() == Some(uid)) as usize;
+            let e = d.entry(uid).or_default();
+            e.handoffs += 1;
+            e.max_copies = e.max_copies.max(copies as u32);
+        }
+        if let Some(dropped) = dropped {
             self.drop_packet(now, DropReason::Ifq, &dropped);
         }
     }

@@ -20,6 +20,7 @@ use crate::tcp::TcpConfig;
 use crate::time::SimTime;
 use crate::trace::{self, Tracer};
 use crate::wire::NodeId;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub struct World {
@@ -170,6 +171,15 @@ impl World {
         self.channel.set_position(node, pos);
         if let Some(t) = m.next_update(self.now) {
             self.queue.push(t, Phase::Timer, node, Event::Move);
+        }
+    }
+
+    /// Record, at every node and per data packet uid, the MAC DATA frames,
+    /// routing's hand-offs and the copies held (`NodeStats::data_tx`): a
+    /// diagnostic for tests. Call before `run`.
+    pub fn count_data_frames(&mut self) {
+        for n in &mut self.nodes {
+            n.stats.data_tx = Some(BTreeMap::new());
         }
     }
 

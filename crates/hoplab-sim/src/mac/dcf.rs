@@ -79,8 +79,8 @@ pub enum MacEvent {
     Transmit(Frame),
     /// A data frame for us (or broadcast) arrived: hand its packet to IP.
     Deliver { from: NodeId, packet: Packet },
-    /// The current packet reached `next_hop` (or was broadcast).
-    TxOk { next_hop: NodeId },
+    /// The current packet (`uid`) reached `next_hop` (or was broadcast).
+    TxOk { next_hop: NodeId, uid: u64 },
     /// Retries exhausted: link-layer failure feedback for routing.
     TxFailed { next_hop: NodeId, packet: Packet },
     /// A received duplicate was discarded (ns-2 drop code DUP).
@@ -398,6 +398,11 @@ impl Dcf {
         }
     }
 
+    /// The uid of the packet the DCF is sending or retrying, if any.
+    pub fn current_uid(&self) -> Option<u64> {
+        self.cur.as_ref().map(|c| c.packet.uid)
+    }
+
     fn transmit(&mut self, f: Frame) {
         // §9.2.3.4: EIFS follows only the erroneous frame; after our own
         // transmission the last frame on the medium is ours, and DIFS applies.
@@ -415,7 +420,7 @@ impl Dcf {
         // §9.2.5.2: a backoff follows every transmission.
         self.cw = self.cfg.cw_min;
         self.backoff = Some(self.draw_backoff());
-        self.out.push(MacEvent::TxOk { next_hop: cur.next_hop });
+        self.out.push(MacEvent::TxOk { next_hop: cur.next_hop, uid: cur.packet.uid });
     }
 
     /// CTS or ACK timeout: retry with a doubled window, or give up (§9.2.5.3).

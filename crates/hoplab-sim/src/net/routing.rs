@@ -101,8 +101,9 @@ pub trait Protocol {
         false
     }
 
-    /// The MAC got an ACK from `next_hop` for a unicast frame.
-    fn tx_ok(&mut self, _now: SimTime, _next_hop: NodeId, _out: &mut Vec<RouteAction>) {}
+    /// The MAC got an ACK from `next_hop` for the unicast frame carrying
+    /// packet `uid`.
+    fn tx_ok(&mut self, _now: SimTime, _next_hop: NodeId, _uid: u64, _out: &mut Vec<RouteAction>) {}
 
     /// The MAC gave up on `packet` to `next_hop` (link-layer feedback). The
     /// node has already counted a RET drop, as ns-2 does; the packet is
@@ -168,8 +169,8 @@ impl Router {
     pub fn promiscuous(&self) -> bool {
         dispatch!(self, r => r.promiscuous())
     }
-    pub fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, out: &mut Vec<RouteAction>) {
-        dispatch!(self, r => r.tx_ok(now, next_hop, out))
+    pub fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, uid: u64, out: &mut Vec<RouteAction>) {
+        dispatch!(self, r => r.tx_ok(now, next_hop, uid, out))
     }
     pub fn link_failed(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
         dispatch!(self, r => r.link_failed(now, next_hop, packet, out))

@@ -161,6 +161,7 @@ impl TestNet {
                     self.apply(at, out);
                 }
                 Ev::Arrive { to, from, mut packet, unicast } => {
+                    let uid = packet.uid;
                     let r = &mut self.routers[to as usize];
                     r.heard(t, from, &packet, &mut out);
                     if matches!(packet.body, Body::Routing(_)) {
@@ -179,7 +180,7 @@ impl TestNet {
                     if unicast {
                         // The sender's MAC got its ACK; broadcasts get none (802.11 §9.2.7).
                         let mut ok = vec![];
-                        self.routers[from as usize].tx_ok(t, to, &mut ok);
+                        self.routers[from as usize].tx_ok(t, to, uid, &mut ok);
                         self.apply(from, ok);
                     }
                     self.apply(to, out);

@@ -237,7 +237,7 @@ impl Station {
     #[track_caller]
     pub fn expect_tx_ok(&mut self) -> NodeId {
         match self.out.pop_front() {
-            Some(MacEvent::TxOk { next_hop }) => next_hop,
+            Some(MacEvent::TxOk { next_hop, .. }) => next_hop,
             other => panic!("expected TxOk at {}, got {other:?}", self.now),
         }
     }

@@ -20,6 +20,24 @@ pub enum Maintenance {
     Network,
 }
 
+/// How repeated Route Requests for one target are spaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestBackoff {
+    /// RFC 4728 §8.2.1: per discovery, a non-propagating request, then
+    /// propagating ones RequestPeriod apart, the wait doubling up to
+    /// MaxRequestPeriod; a new discovery starts afresh.
+    Rfc4728,
+    /// ns-2 dsragent.cc `BackOffTest`: the request table remembers, per
+    /// target, the requests sent and the last one; a new request cycle (a
+    /// non-propagating request, then one propagating request after
+    /// NonpropRequestTimeout) may start only RequestPeriod * 4^n after the
+    /// last (n cycles so far, capped at MaxRequestPeriod). Only a Route
+    /// Reply for that target resets the count (`acceptRouteReply`), not a
+    /// route found any other way.
+    Ns2,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DsrConfig {
@@ -48,6 +66,13 @@ pub struct DsrConfig {
     pub send_buffer_packets: usize,
     /// Send a non-propagating (TTL 1) Route Request first (§3.3.3, §8.2.1).
     pub nonprop_requests: bool,
+    /// Spacing of repeated requests: "rfc4728" or "ns2" (see `RequestBackoff`).
+    pub request_backoff: RequestBackoff,
+    /// Cache the route carried by a data packet addressed to us (§8.1.4
+    /// allows it). ns-2 does not: `handlePacketReceipt` only strips the
+    /// header, so a source learns routes from replies and overheard
+    /// packets only.
+    pub cache_delivered_routes: bool,
     /// NonpropRequestTimeout (§9: 30 ms).
     pub nonprop_request_timeout_s: f64,
     /// RequestPeriod (§9: 500 ms): first wait for a reply to a propagating request.
@@ -102,6 +127,8 @@ impl Default for DsrConfig {
             send_buffer_s: 30.0,
             send_buffer_packets: 64,
             nonprop_requests: true,
+            request_backoff: RequestBackoff::Ns2,
+            cache_delivered_routes: false,
             nonprop_request_timeout_s: 0.030,
             request_period_s: 0.5,
             max_request_period_s: 10.0,
@@ -131,7 +158,14 @@ impl DsrConfig {
             // snoop routes on, alternate routes on (the path cache), send
             // buffer lifetime 30 s, flow state off (not implemented), LL
             // feedback off: passive ACKs with network-layer ACK fallback.
-            "dsr-uu" => Some(DsrConfig { maintenance: Maintenance::Passive, ..DsrConfig::default() }),
+            // DSR-UU spaces requests per RFC 4728 (dsr-rreq.c) and caches
+            // the routes of packets it receives.
+            "dsr-uu" => Some(DsrConfig {
+                maintenance: Maintenance::Passive,
+                request_backoff: RequestBackoff::Rfc4728,
+                cache_delivered_routes: true,
+                ..DsrConfig::default()
+            }),
             _ => None,
         }
     }

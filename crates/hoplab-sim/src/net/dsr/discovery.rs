@@ -1,6 +1,7 @@
 //! Route Discovery (RFC 4728 §3.1, §8.2): requests, replies from the target
 //! and from caches, the request table, and snooping (§3.4, §8.1.4, §8.3.5).
 
+use super::config::RequestBackoff;
 use super::msg::{DsrMsg, RouteReply, RouteRequest};
 use super::state::{dur, Discovery, Dsr};
 use crate::net::routing::{RouteAction, RouteNote};
@@ -20,6 +21,11 @@ impl Dsr {
         }
         out.push(RouteAction::Note(RouteNote::DiscoveryStarted { dst }));
         let period = dur(self.cfg.request_period_s);
+        if self.cfg.request_backoff == RequestBackoff::Ns2 {
+            // `rexmt` 1: no request of this cycle is pending; try a new one.
+            self.discoveries.insert(dst, Discovery { rexmt: 1, next: now, period });
+            return self.ns2_request(now, dst, out);
+        }
         if self.cfg.nonprop_requests {
             // §3.3.3: first ask the neighbours only (TTL 1).
             self.send_request(now, dst, 1, out);
@@ -42,12 +48,53 @@ impl Dsr {
         out.push(RouteAction::Send { next_hop: BROADCAST, packet: p });
     }
 
+    /// ns-2's request cycle for `dst` (dsragent.cc getRouteForPacket), due
+    /// now. `rexmt` 0: the cycle's non-propagating request went out and
+    /// went unanswered for NonpropRequestTimeout (ns-2 `arp_timeout`), so a
+    /// propagating one follows. `rexmt` 1: a new cycle may start if
+    /// `BackOffTest` allows; otherwise wait until it does.
+    fn ns2_request(&mut self, now: SimTime, dst: NodeId, out: &mut Vec<RouteAction>) {
+        let e = self.backoff.entry(dst).or_default();
+        // ns-2 dsragent.cc BackOffTest: 4^n * rt_rq_period, at most rt_rq_max_period.
+        let wait = |cycles: u32| dur((self.cfg.request_period_s * 4f64.powi(cycles as i32)).min(self.cfg.max_request_period_s));
+        let d = self.discoveries.get_mut(&dst).unwrap();
+        if d.rexmt == 0 {
+            d.rexmt = 1;
+            d.next = e.last.unwrap_or(now) + wait(e.cycles);
+            return self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
+        }
+        if let Some(t) = e.last.map(|last| last + wait(e.cycles)).filter(|&t| t > now) {
+            // ns-2 re-runs the test at every send buffer check (30-60 ms);
+            // here the cycle starts exactly when the test would pass.
+            d.next = t;
+            return;
+        }
+        // dsragent.cc: "don't let rt_reqs_outstanding overflow".
+        e.cycles = (e.cycles + 1).min(15);
+        e.last = Some(now);
+        let cycles = e.cycles;
+        if self.cfg.nonprop_requests {
+            // dsragent_ring_zero_search: a non-propagating request first.
+            d.rexmt = 0;
+            d.next = now + dur(self.cfg.nonprop_request_timeout_s);
+            self.send_request(now, dst, 1, out);
+        } else {
+            d.next = now + wait(cycles);
+            self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
+        }
+    }
+
     /// Retransmit requests with exponential back-off, up to MaxRequestRexmt
     /// (§8.2.1); give up once no packet waits for the target.
     pub(super) fn discovery_timeouts(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
         let due: Vec<NodeId> = self.discoveries.iter().filter(|(_, d)| d.next <= now).map(|(&k, _)| k).collect();
         for dst in due {
             let waiting = self.send_buf.iter().any(|(_, p)| p.dst == dst);
+            if waiting && self.cfg.request_backoff == RequestBackoff::Ns2 {
+                // ns-2 never gives up: a packet waits until SendBufferTimeout.
+                self.ns2_request(now, dst, out);
+                continue;
+            }
             let d = &self.discoveries[&dst];
             if !waiting || d.rexmt >= self.cfg.max_request_rexmt {
                 self.discoveries.remove(&dst);
@@ -152,6 +199,9 @@ impl Dsr {
         if p.dst == self.me {
             self.cache.add(now, &full);
             let target = *full.last().unwrap();
+            // ns-2 dsragent.cc acceptRouteReply: "back down the route
+            // request counters" of the target.
+            self.backoff.remove(&target);
             if self.cache.find(now, target).is_some() && self.discoveries.remove(&target).is_some() {
                 out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: target }));
             }

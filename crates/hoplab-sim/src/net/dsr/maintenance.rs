@@ -18,12 +18,22 @@ impl Dsr {
         self.cache.remove_link(self.me, next_hop);
         self.confirmed.remove(&next_hop);
         self.notified.insert(next_hop, Default::default());
-        // The maintenance buffer's packets for this hop, oldest first.
+        // The maintenance buffer's packets for this hop, oldest first. One
+        // packet, one copy: an entry the MAC is done with holds the only
+        // copy, and is salvaged here. An entry not yet sent has its copy in
+        // the interface queue, which `Reclaim` gives back to be salvaged in
+        // `reclaimed`, or in the MAC, which finishes with it (without
+        // link-layer feedback a copy it gives up on is dropped, as in
+        // DSR-UU); salvaging such an entry too would put a second copy of
+        // the packet on the air.
         let mut salvage: Vec<Packet> = vec![];
         let mut i = 0;
         while i < self.maint.len() {
             if self.maint[i].next_hop == next_hop {
-                salvage.push(self.maint.remove(i).packet);
+                let m = self.maint.remove(i);
+                if m.sent {
+                    salvage.push(m.packet);
+                }
             } else {
                 i += 1;
             }
@@ -104,10 +114,13 @@ impl Dsr {
         self.cache.confirm(now, self.me, from);
     }
 
-    /// The MAC is done with a frame to `next_hop` (the packet `uid` when
-    /// known): the entry's acknowledgement wait starts now.
-    pub(super) fn mark_sent(&mut self, now: SimTime, next_hop: NodeId, uid: Option<u64>) {
-        let m = self.maint.iter_mut().find(|m| !m.sent && m.next_hop == next_hop && uid.is_none_or(|u| m.packet.uid == u));
+    /// The MAC is done with the frame carrying packet `uid` to `next_hop`:
+    /// the entry's acknowledgement wait starts now. Only that packet's
+    /// entry: a frame without one (a control packet, or data sent within
+    /// MaintHoldoffTime) must not start another packet's wait while that
+    /// packet still queues, or its retransmission would join it there.
+    pub(super) fn mark_sent(&mut self, now: SimTime, next_hop: NodeId, uid: u64) {
+        let m = self.maint.iter_mut().find(|m| !m.sent && m.next_hop == next_hop && m.packet.uid == uid);
         if let Some(m) = m {
             let wait = if m.passive { self.cfg.passive_ack_timeout_s } else { self.cfg.ack_timeout_s };
             m.sent = true;

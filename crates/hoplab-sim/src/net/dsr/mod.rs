@@ -23,6 +23,6 @@ mod state;
 mod tests;
 
 pub use cache::RouteCache;
-pub use config::{DsrConfig, Maintenance};
+pub use config::{DsrConfig, Maintenance, RequestBackoff};
 pub use msg::{Ack, DsrMsg, RouteError, RouteReply, RouteRequest};
 pub use state::Dsr;

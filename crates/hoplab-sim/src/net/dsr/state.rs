@@ -22,6 +22,15 @@ pub(super) struct Discovery {
     pub period: Dur,
 }
 
+/// ns-2's request table entry for one target (dsragent.cc `BackOffTest`,
+/// requesttable.h `Entry`): request cycles started since the last Route
+/// Reply for it, and when the last cycle started.
+#[derive(Clone, Copy, Default)]
+pub(super) struct RequestBackoffEntry {
+    pub cycles: u32,
+    pub last: Option<SimTime>,
+}
+
 /// A packet sent and not yet acknowledged (§8.3: the maintenance buffer).
 pub(super) struct MaintEntry {
     /// As sent, with `sr.at` at this node.
@@ -50,6 +59,8 @@ pub struct Dsr {
     /// Packets waiting for a route, in arrival order (§4.2).
     pub(super) send_buf: VecDeque<(SimTime, Packet)>,
     pub(super) discoveries: BTreeMap<NodeId, Discovery>,
+    /// `RequestBackoff::Ns2`: per target, kept across discoveries.
+    pub(super) backoff: BTreeMap<NodeId, RequestBackoffEntry>,
     pub(super) next_request_id: u16,
     /// Route Request table (§4.3): ids seen per initiator, with the last use
     /// for least-recently-used eviction.
@@ -93,6 +104,7 @@ impl Dsr {
             cache: RouteCache::new(me, cfg.route_cache_paths, dur(cfg.route_cache_timeout_s)),
             send_buf: VecDeque::new(),
             discoveries: BTreeMap::new(),
+            backoff: BTreeMap::new(),
             next_request_id: 0,
             seen: BTreeMap::new(),
             seen_clock: 0,
@@ -308,6 +320,9 @@ impl Protocol for Dsr {
     }
 
     fn delivered(&mut self, now: SimTime, _from: NodeId, packet: &Packet, out: &mut Vec<RouteAction>) {
+        if !self.cfg.cache_delivered_routes {
+            return; // ns-2 dsragent.cc handlePacketReceipt
+        }
         if let Some(sr) = &packet.sr {
             let addrs = sr.addrs.clone();
             self.learn_path(now, &addrs);
@@ -324,16 +339,13 @@ impl Protocol for Dsr {
         self.cfg.promiscuous
     }
 
-    fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, _out: &mut Vec<RouteAction>) {
+    fn tx_ok(&mut self, now: SimTime, next_hop: NodeId, uid: u64, _out: &mut Vec<RouteAction>) {
         // Only link-layer maintenance takes the MAC's word for the link (§8.3.1).
         if self.cfg.maintenance == Maintenance::LinkLayer {
             self.cache.confirm(now, self.me, next_hop);
         } else {
-            // The frame left: start the oldest waiting entry's ACK timer.
-            // The MAC serves the interface queue in order, so that is the
-            // packet it sent, unless it was a control packet to the same
-            // neighbour (then the timer starts a little early).
-            self.mark_sent(now, next_hop, None);
+            // That packet's copy left: its acknowledgement wait starts now.
+            self.mark_sent(now, next_hop, uid);
         }
     }
 
@@ -342,7 +354,7 @@ impl Protocol for Dsr {
             // Link-layer feedback is off: the MAC already counted the loss,
             // and the maintenance buffer still holds a copy if one is owed;
             // its ACK timer runs from now.
-            return self.mark_sent(now, next_hop, Some(packet.uid));
+            return self.mark_sent(now, next_hop, packet.uid);
         }
         let pkts = if packet.is_routing() || packet.sr.is_none() || next_hop == BROADCAST { vec![] } else { vec![packet] };
         self.link_broken(now, next_hop, crate::net::LinkCause::MacFeedback, pkts, out);

@@ -201,7 +201,8 @@ fn salvage_increments_count_and_drops_at_the_limit() {
 
 #[test]
 fn nonpropagating_then_propagating_requests_back_off() {
-    let cfg = DsrConfig { send_buffer_s: 1000.0, max_request_rexmt: 6, ..ns2_cfg() };
+    // RFC 4728 §8.2.1 spacing (the dsr-uu preset's).
+    let cfg = DsrConfig { send_buffer_s: 1000.0, max_request_rexmt: 6, request_backoff: RequestBackoff::Rfc4728, ..ns2_cfg() };
     let mut n = net(TestNet::chain_links(2), &cfg);
     n.send_data(0, 7); // nobody is node 7
     n.run_until(SimTime::from_secs_f64(200.0));
@@ -475,7 +476,7 @@ fn ack_timer_starts_when_the_mac_sends_the_packet_not_when_it_is_queued() {
     d.handle_timeout(secs(1.0), &mut out);
     assert!(out.is_empty(), "{out:?}");
     // The MAC sends it at 1 s: the passive ACK is due 100 ms later.
-    d.tx_ok(secs(1.0), 1, &mut out);
+    d.tx_ok(secs(1.0), 1, 1, &mut out);
     assert_eq!(d.poll_timeout(), Some(secs(1.1)));
     d.handle_timeout(secs(1.1), &mut out);
     let s = sends(&out);
@@ -489,7 +490,7 @@ fn ack_timer_starts_when_the_mac_sends_the_packet_not_when_it_is_queued() {
     // An ACK for it clears the entry.
     let a = Ack { id: 1, ack_source: 1, ack_dest: 0 };
     let ack = d.control(secs(2.0), 0, DsrMsg::Ack(a));
-    d.tx_ok(secs(2.0), 1, &mut out);
+    d.tx_ok(secs(2.0), 1, 1, &mut out);
     d.receive(secs(2.01), 1, ack, &mut out);
     assert!(d.maint.is_empty());
     assert!(!is_link_broken(&out));
@@ -563,4 +564,103 @@ fn a_retransmitted_copy_is_acknowledged_but_not_forwarded_twice() {
     out.clear();
     d.route(secs(0.3), q, &mut out);
     assert!(sends(&out).iter().any(|(nh, p)| *nh == 2 && p.uid == 8));
+}
+
+/// Bug (issue 8 item 4): any MAC ACK to a neighbour started the oldest
+/// waiting entry's acknowledgement timer. A frame with no entry (data sent
+/// within MaintHoldoffTime, a control packet) thus started the timer of a
+/// packet still queued, whose retransmission then joined it in the queue.
+/// Only the MAC ACK of that packet starts its wait.
+#[test]
+fn only_the_packets_own_mac_ack_starts_its_wait() {
+    let mut d = node(0, &uu_cfg());
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    // The MAC delivers another frame to node 1 (say a Route Error).
+    d.tx_ok(secs(0.5), 1, 99, &mut out);
+    out.clear();
+    d.handle_timeout(secs(0.7), &mut out);
+    assert!(out.is_empty(), "packet 1 is still queued: {out:?}");
+    d.tx_ok(secs(1.0), 1, 1, &mut out);
+    assert_eq!(d.poll_timeout(), Some(secs(1.1)));
+}
+
+/// Bug (issue 8 item 4): at a link break the maintenance buffer's copy of a
+/// packet and the copy the interface queue gave back were both salvaged, so
+/// each break multiplied the packet. A packet whose copy is still queued is
+/// salvaged once, from the queue.
+#[test]
+fn a_link_break_salvages_one_copy_of_each_packet() {
+    let mut d = node(0, &uu_cfg());
+    d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    d.route(SimTime::ZERO, data(2, 0, 3), &mut out);
+    let queued2 = sends(&out)[1].1.clone();
+    // Packet 1 goes out and is never acknowledged; packet 2 waits.
+    d.tx_ok(secs(1.0), 1, 1, &mut out);
+    let mut t = secs(1.0);
+    let mut copy1 = None;
+    while !is_link_broken(&out) {
+        out.clear();
+        t = d.poll_timeout().unwrap();
+        d.handle_timeout(t, &mut out);
+        if let Some((_, p)) = sends(&out).into_iter().find(|(_, p)| p.uid == 1) {
+            copy1 = Some(p.clone());
+            // The retransmitted copy leaves; the MAC reports it sent.
+            d.tx_ok(t, 1, 1, &mut vec![]);
+        }
+    }
+    assert!(copy1.is_some());
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Reclaim { next_hop: 1 })));
+    // The queue gives back packet 2, the only copy of it.
+    d.reclaimed(t, 1, vec![queued2], &mut out);
+    let mut buffered: Vec<u64> = d.send_buf.iter().map(|(_, p)| p.uid).collect();
+    buffered.sort();
+    assert_eq!(buffered, vec![1, 2], "one copy each: {buffered:?}");
+}
+
+/// ns-2 dsragent.cc BackOffTest: request cycles (ring-zero, then one
+/// propagating request after arp_timeout) 0.5 s * 4^n apart, at most 10 s;
+/// the count survives the discovery and only a Route Reply for the target
+/// resets it.
+#[test]
+fn ns2_request_cycles_back_off_by_four_until_a_reply() {
+    let cfg = DsrConfig { send_buffer_s: 1000.0, ..ns2_cfg() };
+    assert_eq!(cfg.request_backoff, RequestBackoff::Ns2);
+    let mut n = net(TestNet::chain_links(2), &cfg);
+    n.send_data(0, 7); // nobody is node 7
+    n.run_until(secs(25.0));
+    let reqs: Vec<(f64, u8)> = n
+        .sent
+        .iter()
+        .filter(|s| s.1 == 0 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq"))
+        .map(|s| (s.0.as_secs_f64(), s.3.ttl))
+        .collect();
+    let want = [(0.0, 1), (0.03, 255), (2.0, 1), (2.03, 255), (10.0, 1), (10.03, 255), (20.0, 1), (20.03, 255)];
+    assert_eq!(reqs.len(), want.len(), "{reqs:?}");
+    for (got, want) in reqs.iter().zip(want) {
+        assert!((got.0 - want.0).abs() < 1e-9 && got.1 == want.1, "{reqs:?}");
+    }
+    // A route found without a reply leaves the count: the next discovery
+    // for the same target waits out the back-off.
+    let mut d = node(0, &cfg);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 3), &mut out);
+    d.cache.add(secs(0.1), &[0, 1, 2, 3]);
+    d.flush(secs(0.1), &mut out);
+    d.cache.remove_link(0, 1);
+    out.clear();
+    d.route(secs(0.5), data(2, 0, 3), &mut out);
+    assert!(sends(&out).is_empty(), "no request before 2 s: {out:?}");
+    assert_eq!(d.poll_timeout(), Some(secs(2.0)));
+    // A Route Reply for the target resets it: the next cycle starts at once.
+    let reply = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false } };
+    let p = Packet::new(60, 1, 0, Body::Routing(RoutingMsg::Dsr(reply)), secs(1.0));
+    d.receive(secs(1.0), 1, p, &mut out);
+    d.cache.remove_link(0, 1);
+    out.clear();
+    d.route(secs(1.1), data(3, 0, 3), &mut out);
+    assert!(sends(&out).iter().any(|(nh, p)| *nh == BROADCAST && p.ttl == 1), "{out:?}");
 }
