@@ -157,6 +157,11 @@ pub struct Mac {
     pub preamble: Preamble,
     /// Interface queue capacity in packets (ns-2 PriQueue, 50).
     pub queue_limit: u32,
+    /// Reset a NAV set by an overheard RTS when no frame starts within
+    /// 2 SIFS + CTS + 2 slots of the RTS's end (IEEE 802.11-1999 §9.2.5.4,
+    /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
+    /// does not do it (ns-3 does).
+    pub nav_reset: bool,
 }
 
 impl Default for Mac {
@@ -173,6 +178,7 @@ impl Default for Mac {
             sifs_us: 10,
             preamble: Preamble::Long,
             queue_limit: 50,
+            nav_reset: false,
         }
     }
 }

@@ -40,6 +40,8 @@ pub struct MacConfig {
     pub long_retry_limit: u32,
     pub cw_min: u32,
     pub cw_max: u32,
+    /// §9.2.5.4 NAV reset after an RTS that is not followed by a frame.
+    pub nav_reset: bool,
 }
 
 impl MacConfig {
@@ -53,6 +55,7 @@ impl MacConfig {
             long_retry_limit: m.long_retry_limit,
             cw_min: m.cw_min,
             cw_max: m.cw_max,
+            nav_reset: m.nav_reset,
         }
     }
     /// DIFS = SIFS + 2 slots (§9.2.10).
@@ -132,6 +135,9 @@ pub struct Dcf {
     // Medium state (§9.2.1: physical and virtual carrier sense).
     phy_busy: bool,
     nav_until: SimTime,
+    /// When the NAV was last set from an overheard RTS and `nav_reset` is
+    /// on: the end of the window in which a frame must start (§9.2.5.4).
+    nav_reset_at: Option<SimTime>,
     medium_idle: bool,
     idle_since: SimTime,
     use_eifs: bool,
@@ -170,6 +176,7 @@ impl Dcf {
             rng,
             phy_busy: false,
             nav_until: SimTime::ZERO,
+            nav_reset_at: None,
             medium_idle: true,
             idle_since: SimTime::ZERO,
             use_eifs: false,
@@ -239,6 +246,9 @@ impl Dcf {
     /// Physical carrier sense changed (or was re-read).
     pub fn handle_medium(&mut self, now: SimTime, phy_busy: bool) {
         self.phy_busy = phy_busy;
+        if phy_busy {
+            self.nav_frame_started(now);
+        }
         self.refresh_medium(now);
     }
 
@@ -259,7 +269,7 @@ impl Dcf {
                 let until = now + Dur::from_micros(frame.duration_us as u64);
                 if until > self.nav_until {
                     self.nav_until = until;
-                    self.timers[MacTimer::Nav as usize] = Some(until);
+                    self.nav_set_by(now, frame.kind);
                 }
             }
             self.refresh_medium(now);
@@ -361,9 +371,51 @@ impl Dcf {
                     self.transmit(f);
                 }
             }
-            MacTimer::Nav => {}
+            MacTimer::Nav => self.nav_timer(now),
         }
         self.refresh_medium(now);
+    }
+
+    // ----- NAV reset after an RTS (§9.2.5.4) -----
+    //
+    // "A STA that used information from an RTS frame as the most recent basis
+    // to update its NAV setting is permitted to reset its NAV if no
+    // PHY-RXSTART.indication is detected from the PHY during a period of
+    // 2 x aSIFSTime + CTS_Time + 2 x aSlotTime starting at the PHY-RXEND of
+    // the RTS." The Nav timer serves both deadlines: the reset check while
+    // one is pending, then the NAV's end. The medium turning busy stands for
+    // PHY-RXSTART; a medium still busy at the deadline also keeps the NAV.
+
+    /// The NAV was just extended by a frame of `kind` ending now.
+    fn nav_set_by(&mut self, now: SimTime, kind: FrameKind) {
+        self.nav_reset_at = (self.cfg.nav_reset && kind == FrameKind::Rts)
+            .then(|| now + self.cfg.sifs.mul(2) + self.cts_time + self.cfg.slot.mul(2));
+        self.arm_nav_timer(now);
+    }
+
+    /// A frame started: the RTS's exchange goes on, keep the NAV.
+    fn nav_frame_started(&mut self, now: SimTime) {
+        if self.nav_reset_at.take().is_some() {
+            self.arm_nav_timer(now);
+        }
+    }
+
+    fn nav_timer(&mut self, now: SimTime) {
+        if self.nav_reset_at.is_some_and(|t| now >= t) {
+            self.nav_reset_at = None;
+            if !self.phy_busy && self.nav_until > now {
+                self.nav_until = now;
+            }
+        }
+        self.arm_nav_timer(now);
+    }
+
+    /// The Nav timer: the pending reset check, else the NAV's end if ahead.
+    fn arm_nav_timer(&mut self, now: SimTime) {
+        self.timers[MacTimer::Nav as usize] = match self.nav_reset_at {
+            Some(r) if r < self.nav_until => Some(r),
+            _ => (self.nav_until > now).then_some(self.nav_until),
+        };
     }
 
     fn respond_after_sifs(&mut self, now: SimTime, f: Frame) {

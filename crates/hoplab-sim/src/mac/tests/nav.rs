@@ -106,3 +106,64 @@ fn ack_is_sent_even_while_nav_is_set() {
     assert_eq!(st.fire(MacTimer::Sifs), end + SIFS);
     st.expect_transmit(FrameKind::Ack);
 }
+
+// ----- NAV reset after an RTS (§9.2.5.4), `[mac] nav_reset` -----
+
+/// A station with the NAV reset on, that overheard an RTS at t = 1 ms.
+fn overhear_rts_with_reset(seed: u64) -> (Station, crate::time::SimTime) {
+    let m = crate::scenario::Mac { rts_threshold: NO_RTS, nav_reset: true, ..crate::scenario::Mac::default() };
+    let mut st = Station::with_mac(seed, &m);
+    st.advance_to(at_us(1000));
+    st.rx(&rts(THIRD, OTHER, 6942));
+    let end = st.now;
+    (st, end)
+}
+
+/// §9.2.5.4: 2 x aSIFSTime + CTS_Time + 2 x aSlotTime after the RTS's end.
+const NAV_RESET_WINDOW: crate::time::Dur = crate::time::Dur::from_micros(2 * 10 + 304 + 2 * 20);
+
+#[test]
+fn nav_reset_frees_the_medium_when_no_frame_follows_the_rts() {
+    let (mut st, end) = overhear_rts_with_reset(1);
+    st.enqueue(make_data_packet(1, 1000), PEER);
+    assert_eq!(st.deadline(MacTimer::Access), None, "the RTS's NAV holds the packet");
+    // No CTS and no DATA: at the end of the window the NAV is reset, and
+    // the packet goes after DIFS plus a backoff, 6.6 ms before the RTS's
+    // NAV would have ended.
+    assert_eq!(st.fire(MacTimer::Nav), end + NAV_RESET_WINDOW);
+    let t = st.fire(MacTimer::Access);
+    st.expect_transmit(FrameKind::Data);
+    assert!(backoff_slots(t - (end + NAV_RESET_WINDOW), DIFS) <= CW_MIN);
+    assert!(t < end + us(6942));
+}
+
+#[test]
+fn nav_reset_does_not_happen_when_a_frame_starts_in_the_window() {
+    // The CTS is not decodable here (hidden responder), but its start is
+    // sensed: the exchange goes on, so the NAV stays until its end.
+    let (mut st, end) = overhear_rts_with_reset(1);
+    st.advance(SIFS);
+    st.rx_error(CTS_TIME);
+    assert_eq!(st.deadline(MacTimer::Nav), Some(end + us(6942)));
+    st.enqueue(make_data_packet(1, 1000), PEER);
+    assert_eq!(st.fire(MacTimer::Nav), end + us(6942));
+    let t = st.fire(MacTimer::Access);
+    st.expect_transmit(FrameKind::Data);
+    // EIFS: the last frame sensed (the CTS) was not received correctly.
+    assert!(backoff_slots(t - (end + us(6942)), EIFS) <= CW_MIN);
+}
+
+#[test]
+fn nav_reset_applies_only_to_a_nav_set_by_an_rts() {
+    // A CTS-set NAV is kept for its whole duration, with the option on.
+    let m = crate::scenario::Mac { rts_threshold: NO_RTS, nav_reset: true, ..crate::scenario::Mac::default() };
+    let mut st = Station::with_mac(1, &m);
+    st.advance_to(at_us(1000));
+    st.rx(&cts(THIRD, 6628));
+    let end = st.now;
+    assert_eq!(st.deadline(MacTimer::Nav), Some(end + us(6628)));
+    // And with the option off (the default, as ns-2), an RTS's NAV is kept too.
+    let (st, end) = overhear(1, &rts(THIRD, OTHER, 6942));
+    assert!(!crate::scenario::Mac::default().nav_reset);
+    assert_eq!(st.deadline(MacTimer::Nav), Some(end + us(6942)));
+}

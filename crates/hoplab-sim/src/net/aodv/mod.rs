@@ -211,21 +211,20 @@ impl Aodv {
 
     // ----- Route discovery (§6.3, §6.4) -----
 
-    /// The first TTL of a discovery (§6.4): TTL_START, or the last known hop
-    /// count plus TTL_INCREMENT; NET_DIAMETER beyond TTL_THRESHOLD.
+    /// The first TTL of a discovery (§6.4): TTL_START, or, for a destination
+    /// whose route was lost, "the Hop Count plus TTL_INCREMENT", even beyond
+    /// TTL_THRESHOLD: TTL_THRESHOLD only bounds the later increments
+    /// (`discovery_timeout`). AODV-UU does the same (aodv_rreq.c,
+    /// rreq_route_discovery), so a lost 8-hop route is first sought with
+    /// TTL 10 for RING_TRAVERSAL_TIME(10) = 0.96 s, not NET_TRAVERSAL_TIME.
     fn first_ttl(&self, dst: NodeId) -> u8 {
         let c = &self.cfg;
         if !c.expanding_ring {
             return c.net_diameter;
         }
-        let ttl = match self.table.get(dst) {
-            Some(r) => r.hops.saturating_add(c.ttl_increment),
+        match self.table.get(dst) {
+            Some(r) => r.hops.saturating_add(c.ttl_increment).min(c.net_diameter),
             None => c.ttl_start,
-        };
-        if ttl > c.ttl_threshold {
-            c.net_diameter
-        } else {
-            ttl
         }
     }
 

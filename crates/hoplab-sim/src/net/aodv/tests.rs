@@ -476,6 +476,39 @@ fn rerr_reaches_source_which_rediscovers_around_the_break() {
     assert_eq!(aodv(&n, 0).table.get(4).unwrap().hops, 5);
 }
 
+#[test]
+fn lost_long_route_is_sought_with_hop_count_plus_increment_for_ring_traversal_time() {
+    // RFC 3561 §6.4 and AODV-UU: after losing an 8-hop route the source's
+    // first RREQ has TTL 8 + TTL_INCREMENT = 10 (beyond TTL_THRESHOLD = 7)
+    // and waits RING_TRAVERSAL_TIME = 2 * 40 ms * (10 + 2) = 0.96 s; only
+    // then does the ring jump to NET_DIAMETER and wait NET_TRAVERSAL_TIME
+    // (2.8 s), doubled per retry (§6.3).
+    let mut n = net(&cfg(), TestNet::chain_links(9));
+    let first = n.send_data(0, 8);
+    n.run_until(t(3.0));
+    assert_eq!(n.delivered_uids(8), vec![first]);
+    assert_eq!(aodv(&n, 0).table.get(8).unwrap().hops, 8);
+    n.set_link(7, 8, false);
+    n.send_data(0, 8);
+    n.run_until(t(3.1));
+    assert_eq!(aodv(&n, 0).table.get(8).unwrap().state, State::Invalid);
+    n.send_data(0, 8);
+    let t0 = n.now.as_secs_f64();
+    n.run_until(t(8.0));
+    let rreqs: Vec<(f64, u8)> = n
+        .sent
+        .iter()
+        .filter(|s| s.1 == 0 && s.0.as_secs_f64() >= t0 && matches!(msg(&s.3), Some(AodvMsg::Rreq(_))))
+        .map(|s| (s.0.as_secs_f64() - t0, s.3.ttl))
+        .collect();
+    let ttls: Vec<u8> = rreqs.iter().map(|r| r.1).collect();
+    assert_eq!(ttls, vec![10, 35, 35]);
+    let want = [0.0, 0.96, 0.96 + 2.8];
+    for (g, w) in rreqs.iter().map(|r| r.0).zip(want) {
+        assert!((g - w).abs() < 1e-9, "{rreqs:?}");
+    }
+}
+
 // ---------------------------------------------------------------- HELLO
 
 #[test]
