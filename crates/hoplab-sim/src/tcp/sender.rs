@@ -177,7 +177,7 @@ impl TcpSender {
         let acked = a - self.snd_una;
         // RFC 6298 §3 (Karn): time only a segment sent once, and not before
         // our latest retransmission (ns-2 tcp.cc rtt_active_ / rtt_seq_).
-        let newest = self.outstanding.drain(..acked as usize).last();
+        let newest = self.outstanding.drain(..acked as usize).next_back();
         if let Some(SentInfo { sent_at, retransmitted: false }) = newest.filter(|i| i.sent_at >= self.timed_from) {
             let r = now.since(sent_at);
             self.rtt.sample(r); // RFC 6298 (2.2)/(2.3), ends backoff
