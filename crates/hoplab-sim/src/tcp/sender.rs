@@ -12,9 +12,11 @@
 //!   even when their ACK also covers the retransmitted one. This is ns-2's
 //!   rule (tcp.cc: `reset_rtx_timer` clears `rtt_active_`, and the next new
 //!   segment is timed; `newack` samples and ends the backoff once the ACK
-//!   reaches it) and 4.4BSD's (`t_rtt = 0` on a retransmission). Refusing a
-//!   sample whenever an ACK also covers a retransmission instead keeps a
-//!   lossy flow's RTO backed off for much longer (docs/ARCHITECTURE.md, TCP).
+//!   reaches it) and 4.4BSD's (`t_rtt = 0` on a timeout or fast
+//!   retransmit). We also cancel timing at a NewReno partial-ACK
+//!   retransmission, which ns-2 does not. Refusing a sample whenever an ACK
+//!   also covers a retransmission instead keeps a lossy flow's RTO backed off
+//!   for much longer (docs/ARCHITECTURE.md, "Crossing flows").
 //! - **Dup-ACK gate**: fast retransmit needs the cumulative ACK to cover
 //!   `recover` (set on entering recovery and on a timeout) for both variants
 //!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
