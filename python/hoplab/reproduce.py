@@ -26,7 +26,9 @@ HOPS = (1, 2, 3, 4)
 # The paper's columns: W = 2, 3, 4 and "32", which it uses as the label of
 # the unclamped window ("In the plots below the latter case is referred to as
 # window size equal to 32", seed 000 §4.1). We run that column unclamped
-# (max_cwnd = 0 in the scenario schema) and keep the label 32.
+# (max_cwnd = 0 in the scenario schema), so only the receiver's advertised
+# window bounds it (tcp.receive_window, 65535 bytes = 44 segments by default,
+# as a Linux stack of the time without window scaling), and keep the label 32.
 CWNDS = (2, 3, 4, 32)
 UNCLAMPED_LABEL = 32
 

@@ -11,6 +11,7 @@ A results directory holds::
     route_events.csv link failures (false or not), discoveries and their latency, RERRs, salvages
     paths.csv        seconds each flow direction spent at each path length
     outages.csv      no-route periods at sources and delivery gaps at destinations
+    trace.csv        with `[output] trace = true`: every frame sent and received, every drop
     scenario.toml    the scenario that was run (scenario.json for a dict)
 
 `Result.load(dir)` reads such a directory back into equal DataFrames.
@@ -34,7 +35,7 @@ __all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
 READ_CSV_KW: dict[str, Any] = (
     {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
 
-TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages")
+TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace")
 
 # Column order and dtype of every table (mirrors crates/hoplab-sim/src/results.rs).
 SCHEMA: dict[str, dict[str, Any]] = {
@@ -104,6 +105,25 @@ SCHEMA: dict[str, dict[str, Any]] = {
     },
     "paths": {"flow": "int64", "direction": str, "hops": "int64", "time_s": "float64"},
     "outages": {"flow": "int64", "node": "int64", "kind": str, "start_s": "float64", "end_s": "float64"},
+    # `[output] trace = true`: every frame sent ("tx") or ended at a receiver
+    # ("rx" decoded, "col" collided, "weak" below the receive threshold) and
+    # every drop ("drop", with the ns-2 code in `reason`).
+    "trace": {
+        "time_s": "float64",
+        "node": "int64",
+        "event": str,
+        "frame": str,
+        "src": "int64",
+        "dst": "int64",
+        "seq": "int64",
+        "retry": "bool",
+        "uid": "int64",
+        "packet_type": str,
+        "packet_src": "int64",
+        "packet_dst": "int64",
+        "tcp_seq": "int64",
+        "reason": str,
+    },
 }
 
 
@@ -114,8 +134,9 @@ def _frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
     """
     schema = SCHEMA[table]
     df = pd.DataFrame({k: list(v) if not hasattr(v, "dtype") else v for k, v in columns.items()})
-    if table == "route_events" and "cause" in df.columns:
-        df["cause"] = df["cause"].fillna("")  # an empty string reads back from CSV as NaN
+    for col in {"route_events": ("cause",), "trace": ("frame", "reason")}.get(table, ()):
+        if col in df.columns:
+            df[col] = df[col].fillna("")  # an empty string reads back from CSV as NaN
     for col in schema:
         if col not in df.columns:
             df[col] = pd.Series([], dtype="float64") if len(df) == 0 else float("nan")
@@ -128,8 +149,8 @@ class Result:
     """What one simulation run produced.
 
     Attributes: ``info`` (dict), and DataFrames ``flows``, ``nodes``,
-    ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths`` and
-    ``outages`` (see the module docstring).
+    ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths``,
+    ``outages`` and ``trace`` (see the module docstring).
     """
 
     flows: pd.DataFrame
@@ -140,6 +161,7 @@ class Result:
     route_events: pd.DataFrame
     paths: pd.DataFrame
     outages: pd.DataFrame
+    trace: pd.DataFrame
 
     def __init__(
         self,

@@ -4,6 +4,7 @@
 //! DataFrames.
 
 use hoplab_sim::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
+use hoplab_sim::trace::TraceRow;
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -155,6 +156,25 @@ fn timeseries_dict<'py>(py: Python<'py>, ts: &TimeSeries) -> PyResult<Bound<'py,
     Ok(d)
 }
 
+fn trace_dict<'py>(py: Python<'py>, rows: &[TraceRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, time_s);
+    column!(d, rows, node);
+    column!(d, rows, event);
+    column!(d, rows, frame);
+    column!(d, rows, src);
+    column!(d, rows, dst);
+    column!(d, rows, seq);
+    column!(d, rows, retry);
+    column!(d, rows, uid);
+    column!(d, rows, packet_type);
+    column!(d, rows, packet_src);
+    column!(d, rows, packet_dst);
+    column!(d, rows, tcp_seq);
+    column!(d, rows, reason);
+    Ok(d)
+}
+
 fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("info", info_dict(py, &out.info)?)?;
@@ -166,6 +186,7 @@ fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyD
     d.set_item("route_events", route_events_dict(py, &out.route_events)?)?;
     d.set_item("paths", paths_dict(py, &out.paths)?)?;
     d.set_item("outages", outages_dict(py, &out.outages)?)?;
+    d.set_item("trace", trace_dict(py, &out.trace)?)?;
     Ok(d)
 }
 

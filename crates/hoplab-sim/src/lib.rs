@@ -15,6 +15,7 @@ pub mod rng;
 pub mod scenario;
 pub mod tcp;
 pub mod time;
+pub mod trace;
 pub mod wire;
 pub mod world;
 

@@ -15,6 +15,7 @@ use crate::net::{DropReason, RouteAction, Router};
 use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
 use crate::time::SimTime;
+use crate::trace::Tracer;
 use crate::wire::{Body, Frame, NodeId, Packet, PacketType, BROADCAST};
 use std::collections::BTreeMap;
 
@@ -56,6 +57,8 @@ pub struct Node {
     pub arp: Option<Arp>,
     pub agents: Vec<Agent>,
     pub stats: NodeStats,
+    /// `[output] trace`: what this node sent, received and dropped.
+    pub trace: Option<Tracer>,
     timers: Vec<TimerSlot>,
     first_agent_timer: usize,
     next_uid: u64,
@@ -84,6 +87,7 @@ impl Node {
             arp,
             agents,
             stats: NodeStats::default(),
+            trace: None,
             timers,
             first_agent_timer,
             next_uid: 0,
@@ -96,8 +100,21 @@ impl Node {
         }
     }
 
-    fn count_drop(&mut self, reason: DropReason, ptype: PacketType) {
+    fn count_drop(&mut self, now: SimTime, reason: DropReason, ptype: PacketType, p: Option<&Packet>) {
         *self.stats.drops.entry((reason, ptype)).or_insert(0) += 1;
+        if let Some(t) = self.trace.as_mut() {
+            t.drop(now, self.id, reason, p, ptype);
+        }
+    }
+
+    fn drop_packet(&mut self, now: SimTime, reason: DropReason, p: &Packet) {
+        self.count_drop(now, reason, p.ptype(), Some(p));
+    }
+
+    fn trace_frame(&mut self, now: SimTime, event: &'static str, f: &Frame) {
+        if let Some(t) = self.trace.as_mut() {
+            t.frame(now, self.id, event, f);
+        }
     }
 
     /// Handle one event. Returns false if it was a stale timer.
@@ -114,13 +131,16 @@ impl Node {
             Event::RxEnd { tx } => {
                 let outcome = self.radio.signal_end(tx);
                 let frame = ctx.txs.get(tx);
+                if let (Some(t), Some(ev)) = (self.trace.as_mut(), outcome.trace_event()) {
+                    t.frame(now, self.id, ev, frame);
+                }
                 match outcome {
                     RxOutcome::Ok => self.mac.handle_rx(now, frame),
                     RxOutcome::Collision => {
                         if frame.dst == self.id || frame.dst == BROADCAST {
                             self.stats.rx_collisions += 1;
                             let ptype = frame.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
-                            self.count_drop(DropReason::Col, ptype);
+                            *self.stats.drops.entry((DropReason::Col, ptype)).or_insert(0) += 1;
                         }
                         self.mac.handle_rx_error(now);
                     }
@@ -218,7 +238,7 @@ impl Node {
                 }
             }
             MacEvent::TxFailed { next_hop, packet } => {
-                self.count_drop(DropReason::Ret, packet.ptype());
+                self.drop_packet(now, DropReason::Ret, &packet);
                 // ns-2 sets no transmit-failure callback on ARP replies
                 // (arp.cc arpinput): the MAC just drops them.
                 if matches!(packet.body, Body::Arp(_)) {
@@ -230,7 +250,7 @@ impl Node {
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
             }
-            MacEvent::Duplicate { ptype } => self.count_drop(DropReason::Dup, ptype),
+            MacEvent::Duplicate { ptype } => self.count_drop(now, DropReason::Dup, ptype, None),
             // ARP is not IP: routing's promiscuous tap never sees it.
             MacEvent::Overheard { packet, .. } if matches!(packet.body, Body::Arp(_)) => {}
             MacEvent::Overheard { from, to, packet } => {
@@ -247,6 +267,7 @@ impl Node {
     /// says we reach gets the start and end of the signal.
     fn transmit(&mut self, frame: Frame, ctx: &mut Ctx) {
         let now = ctx.now;
+        self.trace_frame(now, "tx", &frame);
         let airtime = self.mac.airtime(&frame);
         let end = now + airtime;
         self.radio.start_tx();
@@ -295,7 +316,7 @@ impl Node {
                 // RFC 791: a forwarded datagram whose TTL reaches zero is discarded.
                 p.ttl = p.ttl.saturating_sub(1);
                 if p.ttl == 0 {
-                    self.count_drop(DropReason::Ttl, p.ptype());
+                    self.drop_packet(now, DropReason::Ttl, &p);
                 } else {
                     self.stats.forwarded += 1;
                     self.router_touched = true;
@@ -358,15 +379,14 @@ impl Node {
                         None => self.ifq_enqueue(now, packet, next_hop),
                     }
                 }
-                RouteAction::Drop { packet, reason } => self.count_drop(reason, packet.ptype()),
+                RouteAction::Drop { packet, reason } => self.drop_packet(now, reason, &packet),
                 RouteAction::Reclaim { next_hop } => {
-                    let mut packets = self.ifq.purge(now, next_hop);
+                    let packets = self.ifq.purge(now, next_hop);
                     // A queued ARP reply is not routing's to salvage; ns-2
                     // AODV drops what it filters from the queue (CBK).
-                    let before = packets.len();
-                    packets.retain(|p| !matches!(p.body, Body::Arp(_)));
-                    for _ in packets.len()..before {
-                        self.count_drop(DropReason::Cbk, PacketType::Arp);
+                    let (arp, packets): (Vec<Packet>, Vec<Packet>) = packets.into_iter().partition(|p| matches!(p.body, Body::Arp(_)));
+                    for p in &arp {
+                        self.drop_packet(now, DropReason::Cbk, p);
                     }
                     let mut more = Vec::new();
                     self.router_touched = true;
@@ -386,7 +406,7 @@ impl Node {
 
     fn ifq_enqueue(&mut self, now: SimTime, packet: Packet, next_hop: NodeId) {
         if let Some(dropped) = self.ifq.enqueue(now, packet, next_hop) {
-            self.count_drop(DropReason::Ifq, dropped.ptype());
+            self.drop_packet(now, DropReason::Ifq, &dropped);
         }
     }
 
@@ -403,11 +423,11 @@ impl Node {
                     let dst = p.dst;
                     self.ifq_enqueue(now, p, dst);
                 }
-                ArpOut::Drop { packet, reason } => self.count_drop(reason, packet.ptype()),
+                ArpOut::Drop { packet, reason } => self.drop_packet(now, reason, &packet),
                 ArpOut::Failed { next_hop, packet } => {
                     if let Router::Static(_) = self.router {
                         // A static route has nowhere else to go.
-                        self.count_drop(DropReason::Arp, packet.ptype());
+                        self.drop_packet(now, DropReason::Arp, &packet);
                     } else {
                         // ns-2 arp.cc: the held packet goes to the transmit-
                         // failure callback, routing's link-failure handler.

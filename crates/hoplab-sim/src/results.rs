@@ -170,4 +170,6 @@ pub struct RunOutput {
     pub route_events: Vec<RouteEventRow>,
     pub paths: Vec<PathRow>,
     pub outages: Vec<OutageRow>,
+    /// `[output] trace`: every frame sent and received, every drop.
+    pub trace: Vec<crate::trace::TraceRow>,
 }

@@ -349,6 +349,11 @@ pub struct TcpParams {
     pub mss: Option<u32>,
     /// Window clamp in segments (seeds 000, 004: "max cwnd"); 0 = unclamped.
     pub max_cwnd: Option<u32>,
+    /// The window the receiver advertises, in bytes (default 65535: a stack
+    /// without window scaling, RFC 793 / RFC 7323 §2). The sender never has
+    /// more than floor(receive_window / mss) segments outstanding (44 of
+    /// 1460 B), clamped or not.
+    pub receive_window: Option<u32>,
     pub initial_cwnd: Option<u32>,
     pub delayed_ack: Option<bool>,
     /// Delayed-ACK timer in seconds (ns-2 DelAck: 0.1).
@@ -365,6 +370,7 @@ impl TcpParams {
             variant: self.variant.or(base.variant),
             mss: self.mss.or(base.mss),
             max_cwnd: self.max_cwnd.or(base.max_cwnd),
+            receive_window: self.receive_window.or(base.receive_window),
             initial_cwnd: self.initial_cwnd.or(base.initial_cwnd),
             delayed_ack: self.delayed_ack.or(base.delayed_ack),
             delack_timeout: self.delack_timeout.or(base.delack_timeout),
@@ -411,11 +417,14 @@ pub struct Flow {
 pub struct Output {
     /// Record cwnd/ssthresh/srtt/rto time series.
     pub timeseries: bool,
+    /// Record the event trace (every frame sent and received, every drop):
+    /// the `trace` table. Off by default; it grows with traffic.
+    pub trace: bool,
 }
 
 impl Default for Output {
     fn default() -> Self {
-        Output { timeseries: true }
+        Output { timeseries: true, trace: false }
     }
 }
 
@@ -625,6 +634,16 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
     if let Some(mss) = t.mss {
         if !(1..=65_495).contains(&mss) {
             return err(format!("{p}.mss"), format!("{mss} bytes is outside 1..=65495"));
+        }
+    }
+    if let Some(w) = t.receive_window {
+        let mss = t.mss.unwrap_or(crate::tcp::TcpConfig::default().mss);
+        if w < mss {
+            return err(format!("{p}.receive_window"), format!("{w} bytes is less than one segment (mss = {mss} bytes)"));
+        }
+        // RFC 7323 §2.3: the largest window that can be advertised.
+        if w as u64 > crate::tcp::MAX_WINDOW_BYTES {
+            return err(format!("{p}.receive_window"), format!("{w} bytes is above 65535 << 14 (RFC 7323 §2.3)"));
         }
     }
     if t.initial_cwnd == Some(0) {

@@ -18,6 +18,7 @@ use crate::queue::Phase;
 use crate::scenario::{ArpKind, FlowKind, RoutingConfig, Scenario, Topology};
 use crate::tcp::TcpConfig;
 use crate::time::SimTime;
+use crate::trace::{self, Tracer};
 use crate::wire::NodeId;
 use std::sync::Arc;
 
@@ -110,7 +111,9 @@ impl World {
                     ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),
                     ArpKind::Queue => Some(Arp::new(id, ArpMode::Queue(sc.link.arp_queue_limit))),
                 };
-                Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag)
+                let mut node = Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag);
+                node.trace = sc.output.trace.then(Tracer::default);
+                node
             })
             .collect();
         let mut w = World {
@@ -283,7 +286,9 @@ impl World {
             }
         }
         let (overhead, route_events, paths, outages) = self.routing_tables();
+        let trace = trace::merge(self.nodes.iter_mut().filter_map(|n| n.trace.take()).map(|t| t.rows).collect());
         RunOutput {
+            trace,
             overhead,
             route_events,
             paths,

@@ -62,6 +62,37 @@ fn static_chains_reach_85_percent_of_static_routing() {
     }
 }
 
+/// Issue 8 item 2: the default OLSR preset (`um-olsr`: ns-2's UM-OLSR and
+/// seed 000's olsrd, both without link hysteresis) on a loaded 1- and 2-hop
+/// chain, flow from 0 s and unclamped, declares no link failure and carries
+/// what static routing carries, less the start-up: the route needs one or
+/// two HELLO rounds and the SYN sent without one waits out its backoff
+/// (2-6 s of 120; measured 97.4 % at 1 hop, 96.2 % at 2, seeds 1-3). With hysteresis (`rfc3626`) the 1-hop chain lost its link
+/// whenever one HELLO of the sink was lost (counted twice, see
+/// `olsr::link::Link::silence_lost`): 1199 kbit/s against 1423 static.
+#[test]
+fn default_olsr_on_a_loaded_short_chain_keeps_its_links() {
+    for hops in 1..=2u32 {
+        let run = |routing: &str, seed| {
+            let toml = format!(
+                "duration = 120.0\n[topology]\nkind = \"chain\"\nnodes = {}\nspacing = 200.0\n\
+                 [routing]\n{routing}\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = {hops}\n",
+                hops + 1
+            );
+            run_toml(&toml, seed)
+        };
+        let (mut st, mut ol) = (0.0, 0.0);
+        for seed in 1..=3 {
+            st += run("protocol = \"static\"", seed).flows[0].throughput_kbps / 3.0;
+            let r = run("protocol = \"olsr\"", seed);
+            ol += r.flows[0].throughput_kbps / 3.0;
+            let broken: Vec<_> = r.route_events.iter().filter(|e| e.event == "link_broken").collect();
+            assert!(broken.is_empty(), "{hops} hops, seed {seed}: OLSR declared {} link failures", broken.len());
+        }
+        assert!(ol >= 0.94 * st, "{hops} hops: OLSR {ol:.1} vs static {st:.1} kbit/s");
+    }
+}
+
 fn aodv_3hop(detection: &str, interference: Option<f64>, seed: u64) -> RunOutput {
     let mut text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/aodv_hello_vs_ll.toml")).unwrap();
     text = text.replace("link_detection = \"hello\"", &format!("link_detection = \"{detection}\""));

@@ -46,6 +46,8 @@ fn each_bad_value_names_its_field() {
         (&with("[radio]\ntx_power_w = 0.0\n"), "radio.tx_power_w"),
         (&with("[radio]\ncs_threshold_w = 1.0\n"), "radio.cs_threshold_w"),
         (&with("[tcp]\ninitial_cwnd = 0\n"), "tcp.initial_cwnd"),
+        (&with("[tcp]\nreceive_window = 1000\n"), "tcp.receive_window"),
+        (&with("tcp = { mss = 512, receive_window = 500 }\n"), "flows[0].tcp.receive_window"),
     ];
     for (toml, field) in cases {
         let e = error_of(toml);

@@ -43,6 +43,19 @@ pub enum RxOutcome {
     TooWeak,
 }
 
+impl RxOutcome {
+    /// The trace event this outcome is recorded as (none for a signal the
+    /// receiver was not locked on).
+    pub fn trace_event(self) -> Option<&'static str> {
+        match self {
+            RxOutcome::NotLocked => None,
+            RxOutcome::Ok => Some("rx"),
+            RxOutcome::Collision => Some("col"),
+            RxOutcome::TooWeak => Some("weak"),
+        }
+    }
+}
+
 pub struct Radio {
     capture_ratio: f64,
     rx_threshold: f64,

@@ -58,6 +58,9 @@ pub struct TcpConfig {
     pub initial_cwnd: u32,
     /// Window clamp in segments (seeds 000/004 "max cwnd"); `None` = unclamped.
     pub max_cwnd: Option<u32>,
+    /// The receiver's advertised window in bytes; the sender keeps at most
+    /// floor(receive_window / mss) segments outstanding.
+    pub receive_window: u32,
     pub rto_min: Dur,
     pub rto_initial: Dur,
     pub rto_max: Dur,
@@ -68,6 +71,20 @@ pub struct TcpConfig {
     /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
     pub delayed_ack: bool,
     pub delack_timeout: Dur,
+}
+
+/// The default advertised window: 65535 bytes, the largest without window
+/// scaling (RFC 7323 §2).
+pub const DEFAULT_RECEIVE_WINDOW: u32 = 65_535;
+
+/// RFC 7323 §2.3: the largest advertisable window is 65535 << 14 bytes.
+pub const MAX_WINDOW_BYTES: u64 = 65_535 << 14;
+
+impl TcpConfig {
+    /// Segments the receiver's window admits (at least one).
+    pub fn receive_window_segments(&self) -> u64 {
+        (self.receive_window as u64 / self.mss.max(1) as u64).max(1)
+    }
 }
 
 /// RFC 5681 §3.1 initial window, in whole segments:
@@ -86,6 +103,9 @@ impl Default for TcpConfig {
             mss,
             initial_cwnd: initial_window_segments(mss), // 3 for 1460 B
             max_cwnd: None,
+            // A stack without window scaling advertises at most 65535 bytes
+            // (RFC 793; RFC 7323 §2): 44 segments of 1460 B. ns-3's default.
+            receive_window: DEFAULT_RECEIVE_WINDOW,
             rto_min: Dur::from_millis(200),    // ns-2 minrto_ (defaults.md)
             rto_initial: Dur::from_millis(1000), // RFC 6298 (2.1)
             rto_max: Dur::from_millis(60_000), // RFC 6298 (2.5) "at least 60 seconds"
@@ -109,6 +129,7 @@ impl TcpConfig {
             mss,
             initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
             max_cwnd: p.max_cwnd.filter(|&m| m > 0),
+            receive_window: p.receive_window.unwrap_or(d.receive_window),
             rto_min: p.min_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_min),
             rto_initial: p.initial_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_initial),
             rto_max: p.max_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_max),

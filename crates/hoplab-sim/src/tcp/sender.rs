@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 
 use super::congestion::{AckInfo, Congestion, RecoveryStep, Window};
 use super::rtt::RttEstimator;
-use super::TcpConfig;
+use super::{TcpConfig, MAX_WINDOW_BYTES};
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
 
@@ -103,6 +103,9 @@ pub struct TcpSender {
     /// Fast retransmission (or partial-ACK retransmission) to send first.
     pending_retransmit: Option<u64>,
     window: Window,
+    /// Segments the receiver's advertised window admits (RFC 5681 §2 rwnd):
+    /// a bound on what is outstanding, in every state.
+    rwnd: u64,
     cc: Congestion,
     rtt: RttEstimator,
     rto_deadline: Option<SimTime>,
@@ -113,8 +116,6 @@ pub struct TcpSender {
     last_traced: Option<(f64, f64, Option<Dur>, Dur)>,
 }
 
-/// RFC 7323 §2.3: the largest advertisable window is 65535 << 14 bytes.
-const MAX_WINDOW_BYTES: u64 = 65_535 << 14;
 
 impl TcpSender {
     /// A sender for `total_bytes` (`None` = an infinite FTP source).
@@ -145,6 +146,7 @@ impl TcpSender {
             recover: None,
             pending_retransmit: None,
             window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.max_cwnd.filter(|&m| m > 0)),
+            rwnd: cfg.receive_window_segments(),
             cc: Congestion::new(cfg.variant),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,
@@ -274,8 +276,8 @@ impl TcpSender {
 
     /// Next data segment to send at `now`: a pending fast/partial-ACK
     /// retransmission first (regardless of the window, RFC 5681 §3.2 step 2),
-    /// then the segment at snd_nxt if fewer than min(floor(cwnd), clamp)
-    /// segments would be outstanding. `None` when nothing may be sent.
+    /// then the segment at snd_nxt if fewer than min(floor(cwnd), clamp,
+    /// receive window) segments would be outstanding. `None` when nothing may be sent.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
         self.record(now);
         if let Some(seq) = self.pending_retransmit.take() {
@@ -284,7 +286,8 @@ impl TcpSender {
             }
         }
         let seq = self.snd_nxt;
-        if seq >= self.snd_una + self.window.usable() {
+        // RFC 5681 §2: what may be outstanding is min(cwnd, rwnd).
+        if seq >= self.snd_una + self.window.usable().min(self.rwnd) {
             return None;
         }
         let resend = seq < self.snd_max;

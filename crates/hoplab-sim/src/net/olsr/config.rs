@@ -60,7 +60,7 @@ pub struct OlsrConfig {
 }
 
 impl Default for OlsrConfig {
-    /// RFC 3626 §18 recommended values.
+    /// The `um-olsr` preset: RFC 3626 §18 values without link hysteresis.
     fn default() -> Self {
         OlsrConfig {
             hello_interval_s: 2.0,
@@ -73,7 +73,7 @@ impl Default for OlsrConfig {
             willingness: WILL_DEFAULT,
             mpr_coverage: 1,
             tc_redundancy: 0,
-            hysteresis: true,
+            hysteresis: false,
             hyst_threshold_high: 0.8,
             hyst_threshold_low: 0.3,
             hyst_scaling: 0.5,
@@ -88,16 +88,34 @@ impl Default for OlsrConfig {
 const MAX_VTIME_S: f64 = 0.0625 * (1.0 + 15.0 / 16.0) * 32768.0;
 
 impl OlsrConfig {
-    pub const PRESETS: &'static [&'static str] = &["rfc3626", "oolsr"];
+    /// Which implementation each preset follows and which paper uses it:
+    ///
+    /// - `um-olsr` (the default): UM-OLSR, the OLSR agent of ns-2 (the
+    ///   simulator of seed 000's Fig. 3 and of seed 003): RFC 3626 §18
+    ///   intervals and hold times (HELLO 2 s, TC 5 s, hold 6 s / 15 s,
+    ///   MAXJITTER = HELLO_INTERVAL / 4), no link hysteresis (UM-OLSR does
+    ///   not implement §14), no link-layer feedback (its `use_mac_` is off
+    ///   by default).
+    /// - `olsrd`: olsrd ("OLSR_UniK") 0.4.10, seed 000's testbed (§3): all
+    ///   defaults, which are the RFC's §18 values, with hysteresis switched
+    ///   off as seed 000 did ("it was shown to degrade TCP throughput").
+    ///   Same values as `um-olsr`; kept under its own name so a study says
+    ///   which implementation it stands for.
+    /// - `oolsr`: OOLSR (INRIA), seed 003 Table 3: HELLO 1 s, TC 5 s,
+    ///   willingness default, max jitter 250 ms, hysteresis off, MPR
+    ///   coverage 1, neighbour hold 6 s, refresh 2 s; TOP_HOLD_TIME is not
+    ///   in the table, so 3 x TC; periodic TC (Table 4's baseline "bundle").
+    /// - `rfc3626`: the RFC with its optional link hysteresis (§14, §18.7:
+    ///   0.8 / 0.3 / 0.5) on, as olsrd ships it. On a loaded link it drops
+    ///   the link after two consecutive lost OLSR packets (quality
+    ///   1 -> 0.5 -> 0.25 < 0.3) until two more arrive (0.625 -> 0.81 > 0.8):
+    ///   see docs/ARCHITECTURE.md, "OLSR link hysteresis under load".
+    pub const PRESETS: &'static [&'static str] = &["um-olsr", "olsrd", "oolsr", "rfc3626"];
 
-    /// `rfc3626`: the RFC's §18 values (the default). `oolsr`: seed 003
-    /// Table 3 (OOLSR defaults: HELLO 1 s, TC 5 s, willingness default,
-    /// max jitter 250 ms, hysteresis off, MPR coverage 1, neighbour hold
-    /// 6 s, refresh 2 s; TOP_HOLD_TIME is not in the table, so 3 x TC);
-    /// periodic TC (Table 4's baseline "bundle").
     pub fn preset(name: &str) -> Option<OlsrConfig> {
         match name {
-            "rfc3626" => Some(OlsrConfig::default()),
+            "um-olsr" | "olsrd" => Some(OlsrConfig::default()),
+            "rfc3626" => Some(OlsrConfig { hysteresis: true, ..OlsrConfig::default() }),
             "oolsr" => Some(OlsrConfig {
                 hello_interval_s: 1.0,
                 refresh_interval_s: 2.0,

@@ -109,6 +109,23 @@ impl Link {
         }
     }
 
+    /// §14.3 long silence: nothing arrived by the silence deadline, so one
+    /// packet is counted lost and the next is awaited one Htime later. The
+    /// lost packet's sequence number is taken as accounted for, so that the
+    /// gap the next packet reveals does not count the same packet a second
+    /// time (§14.3 applies the instability rule once per lost packet; olsrd
+    /// advances its expected sequence number on a HELLO timeout the same
+    /// way). Counted twice, one missed HELLO from a neighbour that sends
+    /// nothing else took the quality from 1 to 0.25 < HYST_THRESHOLD_LOW and
+    /// dropped the link.
+    pub fn silence_lost(&mut self, now: SimTime, hyst: &Hyst, neighb_hold: Dur) {
+        self.silence_deadline += self.htime.max(Dur(1));
+        if let Some(s) = self.last_seq.as_mut() {
+            *s = s.wrapping_add(1);
+        }
+        self.packet_lost(now, hyst, neighb_hold);
+    }
+
     /// Packet sequence gaps (§14.3): each skipped number is a lost packet.
     /// A jump of more than a few hundred is taken as a restart, not loss.
     pub fn check_seq(&mut self, now: SimTime, seq: u16, hyst: &Hyst, neighb_hold: Dur) {

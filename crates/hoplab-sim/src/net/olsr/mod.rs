@@ -432,8 +432,7 @@ impl Olsr {
         if scan_links && hyst.on {
             for l in self.links.values_mut() {
                 while l.silence_deadline <= now {
-                    l.silence_deadline += l.htime.max(Dur(1));
-                    l.packet_lost(now, &hyst, hold);
+                    l.silence_lost(now, &hyst, hold);
                 }
             }
         }

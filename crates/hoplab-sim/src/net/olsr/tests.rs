@@ -134,7 +134,11 @@ fn presets_validate_and_toml_overrides() {
         OlsrConfig::preset(p).unwrap().validate().unwrap();
     }
     let d = OlsrConfig::default();
-    assert_eq!(OlsrConfig::preset("rfc3626").unwrap(), d);
+    // The default is ns-2's UM-OLSR (= olsrd as seed 000 ran it): no hysteresis.
+    assert_eq!(OlsrConfig::preset("um-olsr").unwrap(), d);
+    assert_eq!(OlsrConfig::preset("olsrd").unwrap(), d);
+    assert!(!d.hysteresis && !d.link_layer_feedback && !d.immediate_tc);
+    assert_eq!(OlsrConfig::preset("rfc3626").unwrap(), OlsrConfig { hysteresis: true, ..d.clone() });
     // §18.3 relations hold in the defaults.
     assert_eq!(d.neighb_hold_time_s, 3.0 * d.refresh_interval_s);
     assert_eq!(d.top_hold_time_s, 3.0 * d.tc_interval_s);
@@ -387,7 +391,7 @@ fn hysteresis_quality_update() {
 
 #[test]
 fn hysteresis_needs_three_hellos_and_silence_drops_the_link() {
-    let mut o = node(0, &OlsrConfig::default());
+    let mut o = node(0, &OlsrConfig::preset("rfc3626").unwrap());
     let mut out = vec![];
     for (i, t) in [1.0, 3.0, 5.0].into_iter().enumerate() {
         assert!(!o.symmetric_neighbors().contains(&1), "before HELLO {i}");
@@ -401,6 +405,34 @@ fn hysteresis_needs_three_hellos_and_silence_drops_the_link() {
     assert!(o.symmetric_neighbors().contains(&1));
     advance(&mut o, secs(9.5), &mut out);
     assert!(!o.symmetric_neighbors().contains(&1));
+}
+
+#[test]
+fn one_missed_hello_is_one_loss_not_two() {
+    // A neighbour that sends only HELLOs (a 1-hop chain's sink) misses one:
+    // the silence rule counts it, and the gap the next HELLO shows must not
+    // count it again (§14.3: the instability rule once per lost packet).
+    let mut o = node(0, &OlsrConfig::preset("rfc3626").unwrap());
+    let mut out = vec![];
+    let hello_at = |o: &mut Olsr, out: &mut Vec<RouteAction>, t: f64, seq: u16| {
+        advance(o, secs(t), out);
+        o.receive(secs(t), 1, hello(1, seq, &[(L::Sym, N::Sym, &[0])]), out);
+    };
+    for (i, t) in [1.0, 3.0, 5.0, 7.0, 9.0].into_iter().enumerate() {
+        hello_at(&mut o, &mut out, t, i as u16 + 1);
+    }
+    let q = o.links[&1].quality;
+    assert!(q > 0.95, "{q}");
+    // HELLO 6 (at 11 s) is lost; silence counts it at 11.5 s (0.5 q) and
+    // HELLO 7 arrives at 13 s: quality 0.5 q, then the stability rule.
+    hello_at(&mut o, &mut out, 13.0, 7);
+    let l = &o.links[&1];
+    assert!((l.quality - (0.5 * 0.5 * q + 0.5)).abs() < 1e-12, "quality {}", l.quality);
+    assert!(o.symmetric_neighbors().contains(&1), "one lost HELLO keeps the link");
+    assert!(!out.iter().any(|a| matches!(a, RouteAction::Note(RouteNote::LinkBroken { .. }))), "{out:?}");
+    // Two lost in a row (15 s and 17 s) do drop it: 0.5 -> 0.25 < 0.3 ...
+    hello_at(&mut o, &mut out, 19.0, 10);
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Note(RouteNote::LinkBroken { neighbor: 1, .. }))));
 }
 
 #[test]
@@ -465,7 +497,7 @@ fn run_until_true(net: &mut TestNet, limit: f64, cond: impl Fn(&TestNet) -> bool
 
 #[test]
 fn five_node_chain_converges_to_a_four_hop_route() {
-    for (preset, limit) in [("rfc3626", 20.0), ("oolsr", 16.0)] {
+    for (preset, limit) in [("um-olsr", 20.0), ("rfc3626", 20.0), ("oolsr", 16.0)] {
         let cfg = OlsrConfig::preset(preset).unwrap();
         let mut net = olsr_net(&cfg, TestNet::chain_links(5), 1);
         let t = run_until_true(&mut net, 40.0, |n| olsr(n, 0).route_to(4) == Some((1, 4)))
@@ -527,7 +559,7 @@ fn route_moves_to_the_detour_after_the_hold_times() {
     // Not before the neighbour hold time ends the link (5 s + last HELLO
     // within 1 s), and within it plus a TC interval and flooding.
     assert!((5.0..6.0 + 5.0 + 1.0).contains(&dt), "repaired after {dt}");
-    let dt = repair_time(&OlsrConfig::default(), 1);
+    let dt = repair_time(&OlsrConfig::preset("rfc3626").unwrap(), 1);
     // Hysteresis notices the silence sooner than the hold time.
     assert!(dt < 6.0 + 5.0 + 1.0, "rfc3626 repaired after {dt}");
 }

@@ -11,6 +11,7 @@ fn defaults_follow_the_rfcs_and_ns2() {
     assert_eq!(c.mss, 1460);
     assert_eq!(c.initial_cwnd, 3, "RFC 5681 IW for 1460 B");
     assert_eq!(c.max_cwnd, None);
+    assert_eq!(c.receive_window, 65_535, "no window scaling");
     assert_eq!(c.rto_min, Dur::from_millis(200));
     assert_eq!(c.rto_initial, Dur::from_millis(1000));
     assert_eq!(c.rto_max, Dur::from_millis(60_000));
@@ -35,6 +36,7 @@ fn from_params_fills_defaults_and_converts() {
         variant: Some(TcpVariant::Reno),
         mss: Some(512),
         max_cwnd: Some(0),
+        receive_window: Some(8192),
         initial_cwnd: None,
         delayed_ack: Some(false),
         delack_timeout: Some(0.2),
@@ -46,6 +48,7 @@ fn from_params_fills_defaults_and_converts() {
     assert_eq!(c.variant, Variant::Reno);
     assert_eq!(c.mss, 512);
     assert_eq!(c.max_cwnd, None, "0 = unclamped");
+    assert_eq!((c.receive_window, c.receive_window_segments()), (8192, 16));
     assert_eq!(c.initial_cwnd, 4, "IW follows the given MSS");
     assert!(!c.delayed_ack);
     assert_eq!(c.delack_timeout, Dur::from_millis(200));

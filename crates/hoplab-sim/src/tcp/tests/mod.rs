@@ -7,6 +7,7 @@ mod clamp;
 mod config;
 mod fast_recovery;
 mod rto;
+mod rwnd;
 mod sink;
 mod slow_start;
 mod transfer;
