@@ -191,10 +191,10 @@ fn outage(r: &RunOutput, what: &str) -> f64 {
 /// 5 s TC interval longest (seed 003: DSR ~2 s, AODV ~3 s, OLSR ~20 s). One
 /// run's outage depends on where the HELLO and TCP timers stand at the break
 /// and on false HELLO-loss failures just before it (AODV-UU: 0.5-19 s over
-/// seeds 1-20), and on how far TCP's RTO is backed off then (DSR-UU seed 13:
-/// 59 s, the RTO already at 19.7 s when E leaves), so DSR and AODV are
-/// compared by their median over 20 seeds (1.74 s and 2.24 s; means 5.01 s
-/// and 2.13 s, 2.19 s and 3.32 s before Karn's rule followed ns-2); OLSR run
+/// seeds 1-20), and on how far TCP's RTO is backed off then (one DSR-UU
+/// seed in 20 waits 27 s, its RTO already backed off when E leaves), so DSR
+/// and AODV are compared by their median over 20 seeds (1.45 s and 2.06 s;
+/// means 3.36 s and 2.03 s, with Karn's rule as ns-2 applies it); OLSR run
 /// by run over 3.
 #[test]
 fn route_break_reroutes_through_f_dsr_before_aodv_and_olsr_longest() {
