@@ -191,6 +191,26 @@ mod tests {
     }
 
     #[test]
+    fn a_receiver_locked_on_a_weak_frame_loses_a_later_strong_one() {
+        // ns-2 Mac802_11::recv: while receiving (even a frame below RXThresh,
+        // marked in error by WirelessPhy) a later frame is captured away only
+        // if 10 dB weaker, otherwise collision() discards it. On the grid a
+        // relay 200 m from the crossing row locks on a row frame from 447 m
+        // (power 1/25 of a 200 m frame, sensed, not decodable) and misses its
+        // upstream's RTS from 200 m, which the upstream (566 m from that row
+        // node) could not sense: the crossing flow's MAC drops.
+        let p200 = 2.0 * RX; // two-ray ground: (447/200)^4 = 25
+        let mut r = Radio::new(RX, 10.0);
+        r.signal_start(1, p200 / 25.0, true, true); // the hidden row frame
+        r.signal_start(2, p200, true, true); // the upstream's RTS, 14 dB stronger
+        assert_eq!(r.signal_end(2), RxOutcome::NotLocked, "the RTS is lost");
+        assert_eq!(r.signal_end(1), RxOutcome::TooWeak, "then EIFS");
+        // Once idle again, the same RTS is received.
+        r.signal_start(3, p200, true, true);
+        assert_eq!(r.signal_end(3), RxOutcome::Ok);
+    }
+
+    #[test]
     fn non_interfering_signals_do_not_corrupt() {
         let mut r = Radio::new(RX, 10.0);
         r.signal_start(1, 5.0, true, true);

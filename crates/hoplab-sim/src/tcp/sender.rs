@@ -5,10 +5,18 @@
 //!   (65535 << 14 bytes, RFC 7323 §2.3) in segments: "arbitrarily high" as
 //!   RFC 5681 §3.1 asks, but finite so traces stay plottable.
 //! - **RTT sampling (Karn's rule, RFC 6298 §3)**: an ACK of new data yields
-//!   one sample, timed from the newest segment it acknowledges, and only if
-//!   none of the segments it newly acknowledges was ever retransmitted (an
-//!   ACK that covers a retransmission is ambiguous even for the segments
-//!   after it, since the retransmission may be what released it).
+//!   one sample, timed from the newest segment it acknowledges, if that
+//!   segment was sent only once and not before our latest retransmission.
+//!   A retransmission cancels the timing of everything already in flight,
+//!   whose ACK it may be what releases; segments sent after it are timed
+//!   even when their ACK also covers the retransmitted one. This is ns-2's
+//!   rule (tcp.cc: `reset_rtx_timer` clears `rtt_active_`, and the next new
+//!   segment is timed; `newack` samples and ends the backoff once the ACK
+//!   reaches it) and 4.4BSD's (`t_rtt = 0` on a timeout or fast
+//!   retransmit). We also cancel timing at a NewReno partial-ACK
+//!   retransmission, which ns-2 does not. Refusing a sample whenever an ACK
+//!   also covers a retransmission instead keeps a lossy flow's RTO backed off
+//!   for much longer (docs/ARCHITECTURE.md, "Crossing flows").
 //! - **Dup-ACK gate**: fast retransmit needs the cumulative ACK to cover
 //!   `recover` (set on entering recovery and on a timeout) for both variants
 //!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
@@ -70,6 +78,9 @@ struct SentInfo {
 pub struct TcpSender {
     /// Start of the current RTO episode, if one is under way.
     backoff_since: Option<SimTime>,
+    /// When we last sent a retransmission: segments first sent before it
+    /// are not timed (Karn's rule as ns-2 and 4.4BSD apply it).
+    timed_from: SimTime,
     flow: u32,
     mss: u32,
     dupthresh: u32,
@@ -140,6 +151,7 @@ impl TcpSender {
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,
             backoff_since: None,
+            timed_from: SimTime::ZERO,
             stopped: false,
             stats: SenderStats::default(),
             record_trace,
@@ -167,14 +179,10 @@ impl TcpSender {
 
     fn on_new_ack(&mut self, now: SimTime, a: u64) {
         let acked = a - self.snd_una;
-        // RFC 6298 §3 (Karn): no sample if any newly acked segment was retransmitted.
-        let mut newest = None;
-        let mut ambiguous = false;
-        for info in self.outstanding.drain(..acked as usize) {
-            ambiguous |= info.retransmitted;
-            newest = Some(info.sent_at);
-        }
-        if let (false, Some(sent_at)) = (ambiguous, newest) {
+        // RFC 6298 §3 (Karn): time only a segment sent once, and not before
+        // our latest retransmission (ns-2 tcp.cc rtt_active_ / rtt_seq_).
+        let newest = self.outstanding.drain(..acked as usize).next_back();
+        if let Some(SentInfo { sent_at, retransmitted: false }) = newest.filter(|i| i.sent_at >= self.timed_from) {
             let r = now.since(sent_at);
             self.rtt.sample(r); // RFC 6298 (2.2)/(2.3), ends backoff
             let s = r.as_secs_f64();
@@ -297,6 +305,8 @@ impl TcpSender {
         if retransmit {
             self.outstanding[(seq - self.snd_una) as usize] = info;
             self.stats.retransmissions += 1;
+            // Karn: the segments in flight are no longer timed.
+            self.timed_from = now;
         } else {
             debug_assert_eq!(seq, self.snd_max);
             self.outstanding.push_back(info);

@@ -158,3 +158,23 @@ fn dupacks_after_timeout_do_not_fast_retransmit_old_window() {
     assert_eq!(s.stats().fast_retransmits, 0, "recover = 5 set at the timeout");
     assert!(drain(&mut s, t + dms(50)).is_empty());
 }
+
+#[test]
+fn karn_times_a_new_segment_acked_together_with_a_retransmission() {
+    // ns-2 tcp.cc: a timeout clears rtt_active_ and the next new segment is
+    // timed; the ACK that reaches it gives a sample and ends the backoff even
+    // if it also covers a retransmission (4.4BSD's t_rtt does the same). With
+    // a delayed-ACK sink that is the usual first ACK after go-back-N.
+    let mut s = sender_with_outstanding(Variant::NewReno, 2);
+    s.handle_timeout(ms(1000));
+    assert_eq!(s.rto(), dms(2000), "backed off");
+    assert_eq!(seqnos(&drain(&mut s, ms(1000))), vec![0]);
+    s.handle_ack(ms(1100), &ack(1));
+    assert_eq!(s.stats().rtt_samples, 0, "re-sent 0 only");
+    let out = drain(&mut s, ms(1100));
+    assert_eq!(out.iter().map(|x| (x.seqno, x.retransmit)).collect::<Vec<_>>(), vec![(1, true), (2, false)]);
+    // One ACK for re-sent 1 and new 2: timed from 2, 100 ms; RTO = 100 + 4*50.
+    s.handle_ack(ms(1200), &ack(3));
+    assert_eq!(s.stats().rtt_samples, 1);
+    assert_eq!((s.srtt(), s.rto()), (Some(dms(100)), dms(300)), "backoff ended");
+}
