@@ -136,7 +136,7 @@ def _frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
     df = pd.DataFrame({k: list(v) if not hasattr(v, "dtype") else v for k, v in columns.items()})
     for col in {"route_events": ("cause",), "trace": ("frame", "reason")}.get(table, ()):
         if col in df.columns:
-            df[col] = df[col].fillna("")  # an empty string reads back from CSV as NaN
+            df[col] = df[col].astype(object).fillna("")  # an empty string reads back from CSV as NaN
     for col in schema:
         if col not in df.columns:
             df[col] = pd.Series([], dtype="float64") if len(df) == 0 else float("nan")

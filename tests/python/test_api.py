@@ -186,3 +186,22 @@ def test_save_parquet_round_trips(tmp_path, small_toml):
     back = hoplab.Result.load(tmp_path / "p")
     for t in TABLES:
         pd.testing.assert_frame_equal(getattr(back, t), getattr(res, t))
+
+
+def test_trace_follows_a_segment_hop_by_hop_and_round_trips(tmp_path):
+    sc = hoplab.scenario.chain(2, duration=2.0, flows=[hoplab.scenario.ftp(0, 2)])
+    sc["output"]["trace"] = True
+    res = hoplab.run(sc, seed=1)
+    t = res.trace
+    assert list(t.columns)[: len(SCHEMA["trace"])] == list(SCHEMA["trace"])
+    # The first data segment: sent by 0 to 1, decoded by 1, sent by 1 to 2, decoded by 2.
+    seg = t[(t.packet_type == "tcp") & (t.tcp_seq == 0) & (t.frame == "DATA") & (t.event.isin(["tx", "rx"]))]
+    seg = seg[seg.node == seg.dst.where(seg.event == "rx", seg.node)]
+    hops = list(zip(seg.event, seg.src, seg.dst))[:4]
+    assert hops == [("tx", 0, 1), ("rx", 0, 1), ("tx", 1, 2), ("rx", 1, 2)]
+    assert seg.uid.nunique() == 1, "a packet keeps its uid across hops"
+    res.save(tmp_path / "t")
+    back = hoplab.Result.load(tmp_path / "t")
+    pd.testing.assert_frame_equal(back.trace, res.trace)
+    off = hoplab.run({**sc, "output": {"trace": False}}, seed=1)
+    assert off.trace.empty and off.info["event_hash"] == res.info["event_hash"]
