@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hoplab's side of the 5x5 proactive-routing check (docs/VALIDATION.md §3.3): a
+"""hoplab's side of the 5x5 proactive-routing check (docs/VALIDATION.md §3.2): a
 5x5 grid, 200 m apart, three crossing FTP flows (0 -> 24, 4 -> 20, 10 -> 14)
 and a 64 kbit/s CBR flow of 512-B packets (2 -> 22), all from 0 s, 60 s; the
 ns-3 counterpart is validation/ns3/grid5.cc.
