@@ -341,6 +341,8 @@ impl Default for Mobility {
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TcpVariant {
+    /// ns-2's `Agent/TCP`: fast retransmit, then slow start; no fast recovery.
+    Tahoe,
     Reno,
     NewReno,
 }

@@ -115,10 +115,32 @@ pub trait CongestionControl {
         RecoveryStep::Exit
     }
 
+    /// Whether reaching the dup-ACK threshold enters fast recovery (Reno and
+    /// later) or restarts from one segment (Tahoe).
+    fn fast_recovery(&self) -> bool {
+        true
+    }
+
     /// The retransmission timer expired.
     fn on_rto(&mut self, w: &mut Window, flight: u64) {
         w.set_ssthresh(halve(flight)); // RFC 5681 §3.1 Eq. 4
         w.set_cwnd(1.0); // RFC 5681 §3.1: LW = 1 segment
+    }
+}
+
+/// Tahoe as ns-2's `Agent/TCP` (tcp.cc `dupack_action`, the `tahoe_action`
+/// branch): at the dup-ACK threshold, ssthresh = FlightSize / 2 and cwnd = 1
+/// (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_ONE)`), and the sender goes back to
+/// snd_una (`reset_rtx_timer(0, 0)`); further dup ACKs change nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Tahoe;
+impl CongestionControl for Tahoe {
+    fn on_fast_retransmit(&mut self, w: &mut Window, flight: u64, _dupthresh: u32) {
+        w.set_ssthresh(halve(flight));
+        w.set_cwnd(1.0);
+    }
+    fn fast_recovery(&self) -> bool {
+        false
     }
 }
 
@@ -151,6 +173,7 @@ impl CongestionControl for NewReno {
 /// The algorithm of one connection (enum dispatch, as smoltcp's `AnyController`).
 #[derive(Clone, Debug)]
 pub enum Congestion {
+    Tahoe(Tahoe),
     Reno(Reno),
     NewReno(NewReno),
 }
@@ -158,18 +181,21 @@ pub enum Congestion {
 impl Congestion {
     pub fn new(v: Variant) -> Congestion {
         match v {
+            Variant::Tahoe => Congestion::Tahoe(Tahoe),
             Variant::Reno => Congestion::Reno(Reno),
             Variant::NewReno => Congestion::NewReno(NewReno),
         }
     }
     pub fn variant(&self) -> Variant {
         match self {
+            Congestion::Tahoe(_) => Variant::Tahoe,
             Congestion::Reno(_) => Variant::Reno,
             Congestion::NewReno(_) => Variant::NewReno,
         }
     }
     pub fn hooks(&mut self) -> &mut dyn CongestionControl {
         match self {
+            Congestion::Tahoe(c) => c,
             Congestion::Reno(c) => c,
             Congestion::NewReno(c) => c,
         }

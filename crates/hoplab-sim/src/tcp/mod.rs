@@ -33,6 +33,9 @@ use crate::time::Dur;
 /// Congestion-control / loss-recovery variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
+    /// ns-2's `Agent/TCP`: fast retransmit, then slow start from one segment
+    /// (go-back-N); no fast recovery.
+    Tahoe,
     /// RFC 5681 fast retransmit / fast recovery; the first new ACK ends recovery.
     Reno,
     /// RFC 6582: partial ACKs keep the sender in fast recovery.
@@ -42,6 +45,7 @@ pub enum Variant {
 impl From<TcpVariant> for Variant {
     fn from(v: TcpVariant) -> Variant {
         match v {
+            TcpVariant::Tahoe => Variant::Tahoe,
             TcpVariant::Reno => Variant::Reno,
             TcpVariant::NewReno => Variant::NewReno,
         }

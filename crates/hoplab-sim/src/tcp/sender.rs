@@ -172,7 +172,7 @@ impl TcpSender {
         } else if a > self.snd_una {
             self.on_new_ack(now, a);
         } else if a == self.snd_una && self.snd_max > self.snd_una && ack.payload == 0 {
-            self.on_dupack(); // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT
+            self.on_dupack(now); // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT
         }
         self.record(now);
     }
@@ -228,7 +228,7 @@ impl TcpSender {
         }
     }
 
-    fn on_dupack(&mut self) {
+    fn on_dupack(&mut self, now: SimTime) {
         self.dupacks += 1;
         if self.in_recovery {
             self.cc.hooks().on_dupack_in_recovery(&mut self.window); // RFC 5681 §3.2 step 4
@@ -240,11 +240,18 @@ impl TcpSender {
         if self.dupacks == self.dupthresh && gate_open {
             let flight = self.snd_max - self.snd_una;
             self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2
-            self.in_recovery = true;
-            self.partial_acks = 0;
             self.cc.hooks().on_fast_retransmit(&mut self.window, flight, self.dupthresh);
-            self.pending_retransmit = Some(self.snd_una); // RFC 5681 §3.2 step 2
             self.stats.fast_retransmits += 1;
+            if self.cc.hooks().fast_recovery() {
+                self.in_recovery = true;
+                self.partial_acks = 0;
+                self.pending_retransmit = Some(self.snd_una); // RFC 5681 §3.2 step 2
+            } else {
+                // Tahoe (ns-2 tcp.cc `reset_rtx_timer(0, 0)`): go back to
+                // snd_una with cwnd 1 and restart the timer, without backoff.
+                self.snd_nxt = self.snd_una;
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
         }
     }
 

@@ -58,3 +58,14 @@ fn from_params_fills_defaults_and_converts() {
     let c = TcpConfig::from_params(&TcpParams { max_cwnd: Some(4), initial_cwnd: Some(1), ..TcpParams::default() });
     assert_eq!((c.max_cwnd, c.initial_cwnd), (Some(4), 1));
 }
+
+#[test]
+fn tahoe_is_a_scenario_variant() {
+    let c = TcpConfig::from_params(&TcpParams { variant: Some(TcpVariant::Tahoe), ..TcpParams::default() });
+    assert_eq!(c.variant, Variant::Tahoe);
+    let sc = crate::scenario::Scenario::from_toml_str(
+        "duration = 1.0\n[topology]\nkind = \"chain\"\nnodes = 2\nspacing = 200.0\n[tcp]\nvariant = \"tahoe\"\n",
+    )
+    .expect("tahoe is a valid variant");
+    assert_eq!(sc.tcp.variant, Some(TcpVariant::Tahoe));
+}

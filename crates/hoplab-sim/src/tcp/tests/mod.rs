@@ -10,4 +10,5 @@ mod rto;
 mod rwnd;
 mod sink;
 mod slow_start;
+mod tahoe;
 mod transfer;
