@@ -155,6 +155,7 @@ impl Node {
                         if frame.dst == self.id || frame.dst == BROADCAST {
                             self.stats.rx_collisions += 1;
                             let ptype = frame.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
+                            // Counted, not traced again: the trace has it as "col" above.
                             *self.stats.drops.entry((DropReason::Col, ptype)).or_insert(0) += 1;
                         }
                         self.mac.handle_rx_error(now);

@@ -65,9 +65,11 @@ fn static_chains_reach_85_percent_of_static_routing() {
 /// Issue 8 item 2: the default OLSR preset (`um-olsr`: ns-2's UM-OLSR and
 /// seed 000's olsrd, both without link hysteresis) on a loaded 1- and 2-hop
 /// chain, flow from 0 s and unclamped, declares no link failure and carries
-/// what static routing carries, less the start-up: the route needs one or
-/// two HELLO rounds and the SYN sent without one waits out its backoff
-/// (2-6 s of 120; measured 97.4 % at 1 hop, 96.2 % at 2, seeds 1-3). With hysteresis (`rfc3626`) the 1-hop chain lost its link
+/// what static routing carries, less the start-up: the sink has no route
+/// back until it hears the source's next HELLO (RFC 3626 §7: a symmetric
+/// link), so the first ACKs are dropped and the sender waits out one or two
+/// retransmission timeouts (2-6 s of 120; measured 97.4 % at 1 hop, 96.2 %
+/// at 2, seeds 1-3). With hysteresis (`rfc3626`) the 1-hop chain lost its link
 /// whenever one HELLO of the sink was lost (counted twice, see
 /// `olsr::link::Link::silence_lost`): 1199 kbit/s against 1423 static.
 #[test]
@@ -191,11 +193,11 @@ fn outage(r: &RunOutput, what: &str) -> f64 {
 /// 5 s TC interval longest (seed 003: DSR ~2 s, AODV ~3 s, OLSR ~20 s). One
 /// run's outage depends on where the HELLO and TCP timers stand at the break
 /// and on false HELLO-loss failures just before it (AODV-UU: 0.5-19 s over
-/// seeds 1-20), and on how far TCP's RTO is backed off then (one DSR-UU
-/// seed in 20 waits 27 s, its RTO already backed off when E leaves), so DSR
-/// and AODV are compared by their median over 20 seeds (1.45 s and 2.06 s;
-/// means 3.36 s and 2.03 s, with Karn's rule as ns-2 applies it); OLSR run
-/// by run over 3.
+/// seeds 1-20), and on how far TCP's RTO is backed off then, so DSR and
+/// AODV are compared by their median over 20 seeds, which one backed-off
+/// seed cannot swing (1.80 s and 2.06 s; means 1.76 s and 2.03 s, after the
+/// DSR one-copy fix and with Karn's rule as ns-2 applies it); OLSR run by
+/// run over 3.
 #[test]
 fn route_break_reroutes_through_f_dsr_before_aodv_and_olsr_longest() {
     let seeds = 1..=20u64;
