@@ -345,6 +345,8 @@ pub enum TcpVariant {
     Tahoe,
     Reno,
     NewReno,
+    /// RFC 2018 SACK blocks and RFC 6675 loss recovery (ns-2 `Agent/TCP/Sack1`).
+    Sack,
 }
 
 /// TCP parameters; every field optional so that flows can override the

@@ -34,6 +34,8 @@ pub struct TcpSegment {
     pub payload: u32,
     /// Option bytes on the wire (SACK blocks, timestamps), a multiple of 4.
     pub options: u16,
+    /// SACK blocks of an ACK (RFC 2018); empty unless the flow uses SACK.
+    pub sack: SackBlocks,
     /// Sender-side mark: this transmission is a retransmission. Not on the
     /// wire; used only by measurements.
     pub retransmit: bool,
@@ -45,6 +47,48 @@ impl TcpSegment {
     }
     pub fn size(&self) -> u32 {
         TCP_HEADER + self.options as u32 + self.payload
+    }
+}
+
+/// Most SACK blocks an ACK carries: ns-2's `maxSackBlocks_` default, and
+/// RFC 2018 §3's limit when the timestamp option shares the 40 bytes.
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// The blocks of a SACK option (RFC 2018 §3), each `[start, end)` in
+/// segment numbers, first block first. Fixed-size so segments stay cheap to copy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    len: u8,
+    blocks: [(u64, u64); MAX_SACK_BLOCKS],
+}
+
+impl SackBlocks {
+    /// Append a block; false (and nothing added) when all slots are used.
+    pub fn push(&mut self, start: u64, end: u64) -> bool {
+        if self.len as usize == MAX_SACK_BLOCKS {
+            return false;
+        }
+        self.blocks[self.len as usize] = (start, end);
+        self.len += 1;
+        true
+    }
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.blocks[..self.len as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Bytes of the option on the wire: kind and length (2) + 8 per block
+    /// (RFC 2018 §3), after two NOPs that align it to 4 bytes; 0 without blocks.
+    pub fn option_bytes(&self) -> u16 {
+        if self.len == 0 {
+            0
+        } else {
+            4 + 8 * self.len as u16
+        }
     }
 }
 
@@ -249,12 +293,12 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, retransmit: false };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, retransmit: false };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);

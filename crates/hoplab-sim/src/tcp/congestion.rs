@@ -176,6 +176,7 @@ pub enum Congestion {
     Tahoe(Tahoe),
     Reno(Reno),
     NewReno(NewReno),
+    Sack(super::sack::Sack),
 }
 
 impl Congestion {
@@ -184,6 +185,7 @@ impl Congestion {
             Variant::Tahoe => Congestion::Tahoe(Tahoe),
             Variant::Reno => Congestion::Reno(Reno),
             Variant::NewReno => Congestion::NewReno(NewReno),
+            Variant::Sack => Congestion::Sack(super::sack::Sack),
         }
     }
     pub fn variant(&self) -> Variant {
@@ -191,6 +193,7 @@ impl Congestion {
             Congestion::Tahoe(_) => Variant::Tahoe,
             Congestion::Reno(_) => Variant::Reno,
             Congestion::NewReno(_) => Variant::NewReno,
+            Congestion::Sack(_) => Variant::Sack,
         }
     }
     pub fn hooks(&mut self) -> &mut dyn CongestionControl {
@@ -198,6 +201,7 @@ impl Congestion {
             Congestion::Tahoe(c) => c,
             Congestion::Reno(c) => c,
             Congestion::NewReno(c) => c,
+            Congestion::Sack(c) => c,
         }
     }
 }

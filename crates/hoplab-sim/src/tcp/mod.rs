@@ -12,10 +12,13 @@
 //! bytes `n * mss ..`, and an ACK's `ackno` is the next segment expected.
 //!
 //! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
-//! rules), [`sender`], [`sink`]; tests live in `tests/`.
+//! rules), [`sender`], [`sink`], [`sack`] and [`scoreboard`] (SACK); tests
+//! live in `tests/`.
 
 pub mod congestion;
 pub mod rtt;
+pub mod sack;
+pub mod scoreboard;
 pub mod sender;
 pub mod sink;
 
@@ -40,6 +43,9 @@ pub enum Variant {
     Reno,
     /// RFC 6582: partial ACKs keep the sender in fast recovery.
     NewReno,
+    /// RFC 2018 SACK blocks from the sink; RFC 6675 scoreboard and pipe
+    /// recovery at the sender (ns-2 `Agent/TCP/Sack1`'s role).
+    Sack,
 }
 
 impl From<TcpVariant> for Variant {
@@ -48,6 +54,7 @@ impl From<TcpVariant> for Variant {
             TcpVariant::Tahoe => Variant::Tahoe,
             TcpVariant::Reno => Variant::Reno,
             TcpVariant::NewReno => Variant::NewReno,
+            TcpVariant::Sack => Variant::Sack,
         }
     }
 }

@@ -31,7 +31,8 @@ use std::collections::VecDeque;
 
 use super::congestion::{AckInfo, Congestion, RecoveryStep, Window};
 use super::rtt::RttEstimator;
-use super::{TcpConfig, MAX_WINDOW_BYTES};
+use super::scoreboard::{NextSeg, Scoreboard};
+use super::{TcpConfig, Variant, MAX_WINDOW_BYTES};
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
 
@@ -107,6 +108,8 @@ pub struct TcpSender {
     /// a bound on what is outstanding, in every state.
     rwnd: u64,
     cc: Congestion,
+    /// SACK flows only: the RFC 6675 scoreboard that drives loss recovery.
+    sack: Option<Scoreboard>,
     rtt: RttEstimator,
     rto_deadline: Option<SimTime>,
     stopped: bool,
@@ -148,6 +151,7 @@ impl TcpSender {
             window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.max_cwnd.filter(|&m| m > 0)),
             rwnd: cfg.receive_window_segments(),
             cc: Congestion::new(cfg.variant),
+            sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,
             backoff_since: None,
@@ -167,11 +171,16 @@ impl TcpSender {
     /// Feed an ACK segment received from the sink.
     pub fn handle_ack(&mut self, now: SimTime, ack: &TcpSegment) {
         let a = ack.ackno;
+        // RFC 6675 §2: with SACK, an ACK is a duplicate only if it SACKs new data.
+        let sack_news = match self.sack.as_mut() {
+            Some(sb) if a <= self.snd_max => sb.update(a, &ack.sack, self.snd_max),
+            _ => true,
+        };
         if a > self.snd_max {
             // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
         } else if a > self.snd_una {
             self.on_new_ack(now, a);
-        } else if a == self.snd_una && self.snd_max > self.snd_una && ack.payload == 0 {
+        } else if a == self.snd_una && self.snd_max > self.snd_una && ack.payload == 0 && sack_news {
             self.on_dupack(now); // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT
         }
         self.record(now);
@@ -237,7 +246,9 @@ impl TcpSender {
         // RFC 6582 §3.2 step 2: only if the cumulative ACK covers `recover`
         // (snd_una - 1 >= recover), so one window is not halved twice.
         let gate_open = self.recover.is_none_or(|r| self.snd_una > r);
-        if self.dupacks == self.dupthresh && gate_open {
+        // RFC 6675 §5 (2.b): with SACK, also when IsLost(HighACK + 1).
+        let sack_lost = self.sack.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una));
+        if (self.dupacks == self.dupthresh || sack_lost) && gate_open {
             let flight = self.snd_max - self.snd_una;
             self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2
             self.cc.hooks().on_fast_retransmit(&mut self.window, flight, self.dupthresh);
@@ -246,6 +257,9 @@ impl TcpSender {
                 self.in_recovery = true;
                 self.partial_acks = 0;
                 self.pending_retransmit = Some(self.snd_una); // RFC 5681 §3.2 step 2
+                if let Some(sb) = self.sack.as_mut() {
+                    sb.enter_recovery(self.snd_una); // RFC 6675 §5 (4.3)
+                }
             } else {
                 // Tahoe (ns-2 tcp.cc `reset_rtx_timer(0, 0)`): go back to
                 // snd_una with cwnd 1 and restart the timer, without backoff.
@@ -276,6 +290,9 @@ impl TcpSender {
         self.in_recovery = false;
         self.dupacks = 0;
         self.pending_retransmit = None;
+        if let Some(sb) = self.sack.as_mut() {
+            sb.clear(); // ns-2 Sack1 `ClearScoreBoard`; RFC 2018 §5.1
+        }
         self.snd_nxt = self.snd_una; // RFC 6298 (5.4), go-back-N as ns-2
         self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.6)
         self.record(now);
@@ -292,6 +309,9 @@ impl TcpSender {
                 return Some(self.emit(now, seq));
             }
         }
+        if self.in_recovery && self.sack.is_some() {
+            return self.sack_transmit(now);
+        }
         let seq = self.snd_nxt;
         // RFC 5681 §2: what may be outstanding is min(cwnd, rwnd).
         if seq >= self.snd_una + self.window.usable().min(self.rwnd) {
@@ -304,6 +324,29 @@ impl TcpSender {
         }
         self.snd_nxt += 1;
         Some(self.emit(now, seq))
+    }
+
+    /// RFC 6675 §5 (C): during SACK recovery, send while cwnd - pipe >= 1
+    /// segment, what NextSeg picks. New data also stays within the receive
+    /// window and the clamp from snd_una (ns-2 Sack1: `highest_ack_ + wnd_`).
+    fn sack_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
+        let sb = self.sack.as_mut()?;
+        if sb.pipe(self.snd_max) >= self.window.usable() {
+            return None;
+        }
+        let seq = self.snd_nxt;
+        let limit = self.rwnd.min(self.window.clamp().map_or(u64::MAX, u64::from));
+        let new_data = seq == self.snd_max
+            && seq < self.snd_una + limit
+            && !self.stopped
+            && self.total_segments.is_none_or(|n| seq < n);
+        match sb.next_seg(new_data)? {
+            NextSeg::Retransmit(s) => Some(self.emit(now, s)),
+            NextSeg::NewData => {
+                self.snd_nxt += 1;
+                Some(self.emit(now, seq))
+            }
+        }
     }
 
     fn emit(&mut self, now: SimTime, seq: u64) -> TcpSegment {
@@ -327,7 +370,7 @@ impl TcpSender {
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
-        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, retransmit }
+        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit }
     }
 
     /// When the retransmission timer fires; `None` if nothing is outstanding.

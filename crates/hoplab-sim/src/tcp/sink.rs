@@ -16,7 +16,8 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::TcpConfig;
+use super::sack::SackReporter;
+use super::{TcpConfig, Variant};
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
 
@@ -52,6 +53,8 @@ pub struct TcpSink {
     delack_deadline: Option<SimTime>,
     /// ACKs generated and not yet polled (their acknos).
     ack_queue: VecDeque<u64>,
+    /// SACK blocks for each generated ACK, when the flow uses SACK (RFC 2018).
+    sack: Option<SackReporter>,
     stats: SinkStats,
 }
 
@@ -68,6 +71,7 @@ impl TcpSink {
             unacked: 0,
             delack_deadline: None,
             ack_queue: VecDeque::new(),
+            sack: (cfg.variant == Variant::Sack).then(SackReporter::default),
             stats: SinkStats::default(),
         }
     }
@@ -76,6 +80,9 @@ impl TcpSink {
     pub fn handle_segment(&mut self, now: SimTime, seg: &TcpSegment) {
         if seg.payload == 0 {
             return;
+        }
+        if let Some(r) = self.sack.as_mut() {
+            r.note_arrival(seg.seqno);
         }
         if seg.seqno < self.rcv_nxt || self.ooo.contains_key(&seg.seqno) {
             self.stats.duplicates += 1;
@@ -118,6 +125,9 @@ impl TcpSink {
 
     fn ack_now(&mut self) {
         self.ack_queue.push_back(self.rcv_nxt);
+        if let Some(r) = self.sack.as_mut() {
+            r.on_ack(self.rcv_nxt, &self.ooo);
+        }
         self.unacked = 0;
         self.delack_deadline = None;
     }
@@ -133,7 +143,9 @@ impl TcpSink {
     pub fn poll_transmit(&mut self, _now: SimTime) -> Option<TcpSegment> {
         let ackno = self.ack_queue.pop_front()?;
         self.stats.acks_sent += 1;
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options: 0, retransmit: false })
+        let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
+        let options = sack.option_bytes();
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false })
     }
 
     /// When the delayed-ACK timer fires, if it is running.

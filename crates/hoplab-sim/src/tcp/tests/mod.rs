@@ -8,6 +8,7 @@ mod config;
 mod fast_recovery;
 mod rto;
 mod rwnd;
+mod sack;
 mod sink;
 mod slow_start;
 mod tahoe;
