@@ -152,6 +152,16 @@ def test_bench_routing_scenarios_match_their_static_baselines():
         assert routed == static  # same topology, flows, duration and settings
 
 
+def test_bench_sack_scenario_changes_only_the_variant():
+    from hoplab.bench import TCP_VARIANTS, build
+
+    assert TCP_VARIANTS["grid7-dsr-sack"] == ("grid7-dsr", {"variant": "sack"})
+    sack, base = build("grid7-dsr-sack"), build("grid7-dsr")
+    assert sack["tcp"] == {**base["tcp"], "variant": "sack"}
+    del sack["tcp"], base["tcp"], sack["name"], base["name"]
+    assert sack == base
+
+
 def test_bench_ratio_and_verdict():
     from hoplab import bench as b
 
