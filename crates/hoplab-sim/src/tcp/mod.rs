@@ -12,12 +12,13 @@
 //! bytes `n * mss ..`, and an ACK's `ackno` is the next segment expected.
 //!
 //! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
-//! rules), [`sender`], [`sink`]; tests live in `tests/`.
+//! rules), [`sender`], [`sink`], [`vegas`] (TCP Vegas); tests live in `tests/`.
 
 pub mod congestion;
 pub mod rtt;
 pub mod sender;
 pub mod sink;
+pub mod vegas;
 
 #[cfg(test)]
 mod tests;
@@ -26,6 +27,7 @@ pub use congestion::{AckInfo, Congestion, CongestionControl, NewReno, RecoverySt
 pub use rtt::RttEstimator;
 pub use sender::{SenderStats, TcpSender, TraceSample};
 pub use sink::{SinkStats, TcpSink};
+pub use vegas::{Vegas, VegasParams};
 
 use crate::scenario::{TcpParams, TcpVariant};
 use crate::time::Dur;
@@ -40,6 +42,8 @@ pub enum Variant {
     Reno,
     /// RFC 6582: partial ACKs keep the sender in fast recovery.
     NewReno,
+    /// TCP Vegas (Brakmo & Peterson 1995) as ns-2's `Agent/TCP/Vegas`.
+    Vegas(VegasParams),
 }
 
 impl From<TcpVariant> for Variant {
@@ -48,6 +52,7 @@ impl From<TcpVariant> for Variant {
             TcpVariant::Tahoe => Variant::Tahoe,
             TcpVariant::Reno => Variant::Reno,
             TcpVariant::NewReno => Variant::NewReno,
+            TcpVariant::Vegas => Variant::Vegas(VegasParams::default()),
         }
     }
 }
@@ -129,7 +134,10 @@ impl TcpConfig {
         let d = TcpConfig::default();
         let mss = p.mss.unwrap_or(d.mss);
         TcpConfig {
-            variant: p.variant.map(Variant::from).unwrap_or(d.variant),
+            variant: match p.variant.map(Variant::from).unwrap_or(d.variant) {
+                Variant::Vegas(_) => Variant::Vegas(VegasParams::from_params(p)),
+                v => v,
+            },
             mss,
             initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
             max_cwnd: p.max_cwnd.filter(|&m| m > 0),

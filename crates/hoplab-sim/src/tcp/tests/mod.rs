@@ -12,3 +12,4 @@ mod sink;
 mod slow_start;
 mod tahoe;
 mod transfer;
+mod vegas;
