@@ -347,6 +347,8 @@ pub enum TcpVariant {
     NewReno,
     /// RFC 2018 SACK blocks and RFC 6675 loss recovery (ns-2 `Agent/TCP/Sack1`).
     Sack,
+    /// TCP Vegas as ns-2's `Agent/TCP/Vegas` (`vegas_alpha`, `vegas_beta`, `vegas_gamma`).
+    Vegas,
 }
 
 /// TCP parameters; every field optional so that flows can override the
@@ -371,6 +373,12 @@ pub struct TcpParams {
     pub min_rto: Option<f64>,
     pub initial_rto: Option<f64>,
     pub max_rto: Option<f64>,
+    /// Vegas α, β, γ in segments (ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`:
+    /// 1, 3, 1): below α extra segments queued the window grows, above β it
+    /// shrinks; above γ Vegas leaves slow start. Used when variant = "vegas".
+    pub vegas_alpha: Option<u32>,
+    pub vegas_beta: Option<u32>,
+    pub vegas_gamma: Option<u32>,
 }
 
 impl TcpParams {
@@ -387,6 +395,9 @@ impl TcpParams {
             min_rto: self.min_rto.or(base.min_rto),
             initial_rto: self.initial_rto.or(base.initial_rto),
             max_rto: self.max_rto.or(base.max_rto),
+            vegas_alpha: self.vegas_alpha.or(base.vegas_alpha),
+            vegas_beta: self.vegas_beta.or(base.vegas_beta),
+            vegas_gamma: self.vegas_gamma.or(base.vegas_gamma),
         }
     }
 }
@@ -541,6 +552,7 @@ impl Scenario {
                         return err(format!("{p}.bytes"), "must be at least 1 byte");
                     }
                     validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                    validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
                 }
                 FlowKind::Cbr => {
                     let Some(rate) = f.rate_kbps else {
@@ -668,6 +680,21 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         if hi < lo {
             return err(format!("{p}.max_rto"), format!("{hi} s is below min_rto ({lo} s)"));
         }
+    }
+    validate_vegas(p, t)
+}
+
+/// Vegas thresholds: positive, and α <= β (unset ones take ns-2's 1, 3, 1).
+fn validate_vegas(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    for (name, v) in [("vegas_alpha", t.vegas_alpha), ("vegas_beta", t.vegas_beta), ("vegas_gamma", t.vegas_gamma)] {
+        if v == Some(0) {
+            return err(format!("{p}.{name}"), "must be a positive number of segments, got 0");
+        }
+    }
+    let v = crate::tcp::VegasParams::from_params(t);
+    if v.alpha > v.beta {
+        let field = if t.vegas_alpha.is_some() { "vegas_alpha" } else { "vegas_beta" };
+        return err(format!("{p}.{field}"), format!("vegas_alpha ({}) is above vegas_beta ({})", v.alpha, v.beta));
     }
     Ok(())
 }

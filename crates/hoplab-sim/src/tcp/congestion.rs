@@ -5,8 +5,13 @@
 //! event and does what the returned value says. The trait's default hooks
 //! are RFC 5681 Reno; a variant overrides only what it changes (NewReno:
 //! ACKs during fast recovery). SACK, Vegas or FeW add a type and an enum arm.
+//! Variants that time segments themselves (Vegas, `tcp/vegas.rs`) also use
+//! the timed hooks (`on_send`, `on_dupack_timed`, `on_ack_timed`,
+//! `on_timeout`), whose defaults do nothing beyond the hooks above.
 
+use super::vegas::Vegas;
 use super::Variant;
+use crate::time::SimTime;
 
 /// cwnd and ssthresh in segments, with the window clamp applied to cwnd
 /// itself (Linux `snd_cwnd_clamp`, ns-2 `maxcwnd_`), so a halving after a
@@ -65,6 +70,55 @@ pub struct AckInfo {
     pub full: bool,
     /// During fast recovery: this is the first partial ACK of the episode.
     pub first_partial: bool,
+}
+
+/// When an outstanding segment was last sent, and whether it had been sent before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SentSegment {
+    pub sent_at: SimTime,
+    pub retransmitted: bool,
+}
+
+/// An ACK of new data with its timing, for [`CongestionControl::on_ack_timed`].
+#[derive(Clone, Copy, Debug)]
+pub struct AckTiming {
+    pub now: SimTime,
+    /// Oldest unacknowledged segment after this ACK.
+    pub snd_una: u64,
+    /// Next segment to send (ns-2 `t_seqno_`), before anything this ACK releases.
+    pub snd_nxt: u64,
+    /// The newest segment this ACK acknowledges.
+    pub newest: Option<SentSegment>,
+    /// The segment at snd_una after this ACK, if it has been sent.
+    pub oldest: Option<SentSegment>,
+    pub dupthresh: u32,
+}
+
+/// A duplicate ACK with its timing, for [`CongestionControl::on_dupack_timed`].
+#[derive(Clone, Copy, Debug)]
+pub struct DupAckTiming {
+    pub now: SimTime,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// The segment at snd_una (the one the duplicate ACK asks for).
+    pub oldest: Option<SentSegment>,
+    /// Segments the sender may have outstanding: min(floor(cwnd), clamp, rwnd) (ns-2 `window()`).
+    pub window: u64,
+    /// The sender's RFC 6582 gate: the cumulative ACK covers `recover`.
+    pub gate_open: bool,
+    pub dupthresh: u32,
+}
+
+/// What the sender does with a duplicate ACK a variant has looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DupAckStep {
+    /// Apply the sender's own dup-ACK rules (RFC 5681 / 6582).
+    Standard,
+    /// The variant has dealt with it; send nothing extra.
+    Handled,
+    /// Retransmit snd_una now and restart the timer with backoff (ns-2
+    /// `reset_rtx_timer(1)`), without entering fast recovery.
+    Retransmit,
 }
 
 /// What the sender does after an ACK of new data during fast recovery.
@@ -126,6 +180,25 @@ pub trait CongestionControl {
         w.set_ssthresh(halve(flight)); // RFC 5681 §3.1 Eq. 4
         w.set_cwnd(1.0); // RFC 5681 §3.1: LW = 1 segment
     }
+
+    /// The retransmission timer expired at `now` (the sender calls this one).
+    fn on_timeout(&mut self, w: &mut Window, flight: u64, _now: SimTime) {
+        self.on_rto(w, flight);
+    }
+
+    /// A data segment leaves the sender.
+    fn on_send(&mut self, _now: SimTime, _seq: u64, _retransmit: bool) {}
+
+    /// Every duplicate ACK, before the sender's own dup-ACK rules.
+    fn on_dupack_timed(&mut self, _w: &mut Window, _d: &DupAckTiming) -> DupAckStep {
+        DupAckStep::Standard
+    }
+
+    /// Every ACK of new data, after `on_ack` / `on_recovery_ack`. Returns
+    /// true to retransmit snd_una now.
+    fn on_ack_timed(&mut self, _w: &mut Window, _t: &AckTiming) -> bool {
+        false
+    }
 }
 
 /// Tahoe as ns-2's `Agent/TCP` (tcp.cc `dupack_action`, the `tahoe_action`
@@ -177,6 +250,7 @@ pub enum Congestion {
     Reno(Reno),
     NewReno(NewReno),
     Sack(super::sack::Sack),
+    Vegas(Vegas),
 }
 
 impl Congestion {
@@ -186,6 +260,7 @@ impl Congestion {
             Variant::Reno => Congestion::Reno(Reno),
             Variant::NewReno => Congestion::NewReno(NewReno),
             Variant::Sack => Congestion::Sack(super::sack::Sack),
+            Variant::Vegas(p) => Congestion::Vegas(Vegas::new(p)),
         }
     }
     pub fn variant(&self) -> Variant {
@@ -194,6 +269,7 @@ impl Congestion {
             Congestion::Reno(_) => Variant::Reno,
             Congestion::NewReno(_) => Variant::NewReno,
             Congestion::Sack(_) => Variant::Sack,
+            Congestion::Vegas(c) => Variant::Vegas(c.params()),
         }
     }
     pub fn hooks(&mut self) -> &mut dyn CongestionControl {
@@ -202,6 +278,7 @@ impl Congestion {
             Congestion::Reno(c) => c,
             Congestion::NewReno(c) => c,
             Congestion::Sack(c) => c,
+            Congestion::Vegas(c) => c,
         }
     }
 }

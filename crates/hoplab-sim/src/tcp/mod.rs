@@ -12,8 +12,8 @@
 //! bytes `n * mss ..`, and an ACK's `ackno` is the next segment expected.
 //!
 //! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
-//! rules), [`sender`], [`sink`], [`sack`] and [`scoreboard`] (SACK); tests
-//! live in `tests/`.
+//! rules), [`sender`], [`sink`], [`sack`] and [`scoreboard`] (SACK), [`vegas`]
+//! (TCP Vegas); tests live in `tests/`.
 
 pub mod congestion;
 pub mod rtt;
@@ -21,6 +21,7 @@ pub mod sack;
 pub mod scoreboard;
 pub mod sender;
 pub mod sink;
+pub mod vegas;
 
 #[cfg(test)]
 mod tests;
@@ -29,6 +30,7 @@ pub use congestion::{AckInfo, Congestion, CongestionControl, NewReno, RecoverySt
 pub use rtt::RttEstimator;
 pub use sender::{SenderStats, TcpSender, TraceSample};
 pub use sink::{SinkStats, TcpSink};
+pub use vegas::{Vegas, VegasParams};
 
 use crate::scenario::{TcpParams, TcpVariant};
 use crate::time::Dur;
@@ -46,6 +48,8 @@ pub enum Variant {
     /// RFC 2018 SACK blocks from the sink; RFC 6675 scoreboard and pipe
     /// recovery at the sender (ns-2 `Agent/TCP/Sack1`'s role).
     Sack,
+    /// TCP Vegas (Brakmo & Peterson 1995) as ns-2's `Agent/TCP/Vegas`.
+    Vegas(VegasParams),
 }
 
 impl From<TcpVariant> for Variant {
@@ -55,6 +59,7 @@ impl From<TcpVariant> for Variant {
             TcpVariant::Reno => Variant::Reno,
             TcpVariant::NewReno => Variant::NewReno,
             TcpVariant::Sack => Variant::Sack,
+            TcpVariant::Vegas => Variant::Vegas(VegasParams::default()),
         }
     }
 }
@@ -136,7 +141,10 @@ impl TcpConfig {
         let d = TcpConfig::default();
         let mss = p.mss.unwrap_or(d.mss);
         TcpConfig {
-            variant: p.variant.map(Variant::from).unwrap_or(d.variant),
+            variant: match p.variant.map(Variant::from).unwrap_or(d.variant) {
+                Variant::Vegas(_) => Variant::Vegas(VegasParams::from_params(p)),
+                v => v,
+            },
             mss,
             initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
             max_cwnd: p.max_cwnd.filter(|&m| m > 0),

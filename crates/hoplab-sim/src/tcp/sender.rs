@@ -29,7 +29,7 @@
 
 use std::collections::VecDeque;
 
-use super::congestion::{AckInfo, Congestion, RecoveryStep, Window};
+use super::congestion::{AckInfo, AckTiming, Congestion, DupAckStep, DupAckTiming, RecoveryStep, SentSegment, Window};
 use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::{TcpConfig, Variant, MAX_WINDOW_BYTES};
@@ -72,6 +72,12 @@ pub struct TraceSample {
 struct SentInfo {
     sent_at: SimTime,
     retransmitted: bool,
+}
+
+impl SentInfo {
+    fn segment(self) -> SentSegment {
+        SentSegment { sent_at: self.sent_at, retransmitted: self.retransmitted }
+    }
 }
 
 /// A bulk-data TCP sender. See the module documentation for its choices.
@@ -227,6 +233,17 @@ impl TcpSender {
             let info = AckInfo { acked, flight, full: false, first_partial: false };
             self.cc.hooks().on_ack(&mut self.window, &info);
         }
+        let timing = AckTiming {
+            now,
+            snd_una: a,
+            snd_nxt: self.snd_nxt,
+            newest: newest.map(SentInfo::segment),
+            oldest: self.outstanding.front().map(|i| i.segment()),
+            dupthresh: self.dupthresh,
+        };
+        if self.cc.hooks().on_ack_timed(&mut self.window, &timing) {
+            self.pending_retransmit = Some(self.snd_una); // Vegas: fine-grained check after a retransmission
+        }
         if flight == 0 {
             self.rto_deadline = None; // RFC 6298 (5.2)
         } else if restart_timer {
@@ -239,6 +256,28 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: SimTime) {
         self.dupacks += 1;
+        let timing = DupAckTiming {
+            now,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            oldest: self.outstanding.front().map(|i| i.segment()),
+            window: self.window.usable().min(self.rwnd),
+            gate_open: self.recover.is_none_or(|r| self.snd_una > r),
+            dupthresh: self.dupthresh,
+        };
+        match self.cc.hooks().on_dupack_timed(&mut self.window, &timing) {
+            DupAckStep::Standard => {}
+            DupAckStep::Handled => return,
+            DupAckStep::Retransmit => {
+                // ns-2 tcp-vegas.cc: recover_ = maxseq_, reset_rtx_timer(1), output(last_ack_ + 1).
+                self.recover = Some(self.snd_max - 1);
+                self.stats.fast_retransmits += 1;
+                self.pending_retransmit = Some(self.snd_una);
+                self.rtt.backoff();
+                self.rto_deadline = Some(now + self.rtt.rto());
+                return;
+            }
+        }
         if self.in_recovery {
             self.cc.hooks().on_dupack_in_recovery(&mut self.window); // RFC 5681 §3.2 step 4
             return;
@@ -282,7 +321,7 @@ impl TcpSender {
             self.backoff_since = Some(SimTime(now.0.saturating_sub(self.rtt.rto().0)));
         }
         let flight = self.snd_max - self.snd_una;
-        self.cc.hooks().on_rto(&mut self.window, flight); // RFC 5681 §3.1 Eq. 4
+        self.cc.hooks().on_timeout(&mut self.window, flight, now); // RFC 5681 §3.1 Eq. 4
         self.rtt.backoff(); // RFC 6298 (5.5)
         if self.snd_max > 0 {
             self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2 / ns-2
@@ -363,6 +402,7 @@ impl TcpSender {
             self.snd_max = seq + 1;
         }
         self.stats.segments_sent += 1;
+        self.cc.hooks().on_send(now, seq, retransmit);
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
         }
@@ -437,6 +477,10 @@ impl TcpSender {
     }
     pub fn dupacks(&self) -> u32 {
         self.dupacks
+    }
+    /// The congestion-control state (for tests and traces).
+    pub fn congestion(&self) -> &Congestion {
+        &self.cc
     }
 
     /// Record a trace sample if cwnd, ssthresh, srtt or rto changed.

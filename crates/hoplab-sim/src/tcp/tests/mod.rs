@@ -13,3 +13,4 @@ mod sink;
 mod slow_start;
 mod tahoe;
 mod transfer;
+mod vegas;
