@@ -347,6 +347,28 @@ pub enum TcpVariant {
     NewReno,
 }
 
+/// When the receiver ACKs (`tcp::ack_policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpReceiver {
+    /// ns-2 `DelAck`: every second segment, or a 100 ms timer.
+    Ns2,
+    /// Linux 2.6 (seed 000's testbed): quick ACKs, window-update ACKs, adaptive timer.
+    Linux,
+    /// Every segment (ns-2 `TCPSink`; `delayed_ack = false`).
+    Every,
+}
+
+/// How `max_cwnd` is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowClamp {
+    /// A cap on the sender's cwnd (ns-2 `maxcwnd_`/`window_`; seed 004, seed 000's ns-2 runs).
+    Sender,
+    /// The receiver's advertised window (Linux `TCP_WINDOW_CLAMP`; seed 000's testbed, §3).
+    Receiver,
+}
+
 /// TCP parameters; every field optional so that flows can override the
 /// scenario-wide `[tcp]` table field by field.
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -369,6 +391,10 @@ pub struct TcpParams {
     pub min_rto: Option<f64>,
     pub initial_rto: Option<f64>,
     pub max_rto: Option<f64>,
+    /// Receiver model: "ns2" (default), "linux" or "every".
+    pub receiver: Option<TcpReceiver>,
+    /// How max_cwnd applies: "sender" (default) or "receiver".
+    pub clamp: Option<WindowClamp>,
 }
 
 impl TcpParams {
@@ -385,6 +411,8 @@ impl TcpParams {
             min_rto: self.min_rto.or(base.min_rto),
             initial_rto: self.initial_rto.or(base.initial_rto),
             max_rto: self.max_rto.or(base.max_rto),
+            receiver: self.receiver.or(base.receiver),
+            clamp: self.clamp.or(base.clamp),
         }
     }
 }
@@ -539,6 +567,7 @@ impl Scenario {
                         return err(format!("{p}.bytes"), "must be at least 1 byte");
                     }
                     validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                    validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
                 }
                 FlowKind::Cbr => {
                     let Some(rate) = f.rate_kbps else {
@@ -654,6 +683,7 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
             return err(format!("{p}.receive_window"), format!("{w} bytes is above 65535 << 14 (RFC 7323 §2.3)"));
         }
     }
+    validate_receiver(p, t)?;
     if t.initial_cwnd == Some(0) {
         return err(format!("{p}.initial_cwnd"), "must be at least 1 segment");
     }
@@ -668,6 +698,20 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
+}
+
+/// `delayed_ack` and `receiver` must agree: false means "every".
+fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    match (t.receiver, t.delayed_ack) {
+        (Some(TcpReceiver::Every), Some(true)) => {
+            err(format!("{p}.receiver"), "\"every\" ACKs every segment, but delayed_ack = true asks for delayed ACKs; drop one of them")
+        }
+        (Some(r @ (TcpReceiver::Ns2 | TcpReceiver::Linux)), Some(false)) => {
+            let name = if r == TcpReceiver::Ns2 { "ns2" } else { "linux" };
+            err(format!("{p}.receiver"), format!("\"{name}\" delays ACKs, but delayed_ack = false asks for an ACK per segment (receiver = \"every\"); drop one of them"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Name the field by its dotted path (`flows[0].dst`).

@@ -145,8 +145,8 @@ impl TcpSender {
             partial_acks: 0,
             recover: None,
             pending_retransmit: None,
-            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.max_cwnd.filter(|&m| m > 0)),
-            rwnd: cfg.receive_window_segments(),
+            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.cwnd_clamp()),
+            rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
             cc: Congestion::new(cfg.variant),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,
@@ -167,6 +167,11 @@ impl TcpSender {
     /// Feed an ACK segment received from the sink.
     pub fn handle_ack(&mut self, now: SimTime, ack: &TcpSegment) {
         let a = ack.ackno;
+        if let Some(w) = ack.window.filter(|_| a >= self.snd_una && a <= self.snd_max) {
+            // RFC 9293 §3.10.7.4: take SND.WND from an ACK that is not older
+            // than the last one (our ACKs carry no data, so SEG.SEQ is fixed).
+            self.rwnd = (w as u64 / self.mss as u64).max(1);
+        }
         if a > self.snd_max {
             // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
         } else if a > self.snd_una {
@@ -327,7 +332,7 @@ impl TcpSender {
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
-        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, retransmit }
+        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, retransmit, window: None }
     }
 
     /// When the retransmission timer fires; `None` if nothing is outstanding.
