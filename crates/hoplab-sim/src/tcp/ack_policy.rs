@@ -308,7 +308,8 @@ impl Linux {
         self.ato = TCP_ATO_MIN;
     }
 
-    fn on_in_order(&mut self, now: SimTime, len: u32, ooo_empty: bool) -> bool {
+    /// An in-order segment of `len` bytes arrived and was read; true: ACK now.
+    pub fn on_in_order(&mut self, now: SimTime, len: u32, ooo_empty: bool) -> bool {
         // tcp_event_data_recv
         self.scheduled = true;
         self.measure_rcv_mss(len);
@@ -378,7 +379,7 @@ impl Linux {
 
     /// `tcp_event_ack_sent`: `tcp_dec_quickack_mode`, the timer and pending
     /// flags cleared; `tcp_select_window`: rcv_wup = rcv_nxt.
-    fn on_ack_sent(&mut self) {
+    pub fn on_ack_sent(&mut self) {
         if self.quick > 0 {
             if self.quick <= 1 {
                 self.quick = 0;
@@ -396,7 +397,7 @@ impl Linux {
     }
 
     /// `tcp_delack_timer`: "Delayed ACK missed: inflate ATO", then ACK.
-    fn on_timeout(&mut self, now: SimTime) -> bool {
+    pub fn on_timeout(&mut self, now: SimTime) -> bool {
         match self.timer {
             Some(t) if now >= t => {}
             _ => return false,
@@ -409,6 +410,10 @@ impl Linux {
         true
     }
 
+    /// When the delayed-ACK timer fires, if it is armed.
+    pub fn deadline(&self) -> Option<SimTime> {
+        self.timer
+    }
     /// Quick ACKs left (for tests).
     pub fn quick(&self) -> u32 {
         self.quick
