@@ -202,7 +202,7 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
               help="seed000: the TCP receiver. ns2 = the paper's ns-2 runs (an ACK every other segment, "
                    "clamp on the sender); linux = its testbed's Linux 2.6 (an ACK per segment at max cwnd 2, "
                    "clamp on the advertised window); every = delayed ACKs off.")
-@click.option("--routing", type=click.Choice(["static", "aodv-hello", "aodv-ll", "olsr"]), default="static",
+@click.option("--routing", type=click.Choice(["static", "aodv-hello", "aodv-ll", "olsr"]), default="aodv-hello",
               show_default=True,
               help="seed000: routing. aodv-hello (AODV-UU with HELLOs) and olsr are the paper's ns-2 Fig. 3; "
                    "aodv-ll uses link-layer feedback (§4.2); static has no routing protocol.")

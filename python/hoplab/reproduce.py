@@ -56,13 +56,14 @@ DEFAULT_RECEIVER = "ns2"
 # (AODV-LL, §4.2); OLSR as ns-2's UM-OLSR (hoplab's default OLSR preset,
 # without hysteresis, as the testbed's olsrd ran). `static` has no routing
 # protocol at all: the bound the simulation studies the paper cites assume.
+# The default is Fig. 3's AODV: AODV-UU with HELLOs.
 ROUTINGS: dict[str, dict[str, Any]] = {
     "static": {"protocol": "static"},
     "aodv-hello": {"protocol": "aodv", "preset": "aodv-uu"},
     "aodv-ll": {"protocol": "aodv", "preset": "aodv-uu", "aodv": {"link_detection": "link_layer"}},
     "olsr": {"protocol": "olsr"},
 }
-DEFAULT_ROUTING = "static"
+DEFAULT_ROUTING = "aodv-hello"
 
 # §4.3: a CBR/UDP flow from N3 to N2 (nodes 2 -> 1 of the 3-hop chain) at
 # 192 kbit/s, "the bit rate of an MP3 stream". The paper gives no packet
@@ -71,12 +72,14 @@ CBR_KBPS = 192.0
 CBR_SRC, CBR_DST = 2, 1
 
 # §4.2 "IF_Range < CS_Range, which is more realistic" gives no value. We take
-# 1.78 x the 250 m transmission range: the distance within which a
-# transmitter corrupts a frame sent across the full range under two-ray
-# ground and a 10 dB capture threshold (10^(10/40) = 1.78; Xu, Gerla, Bae,
-# "How effective is the IEEE 802.11 RTS/CTS handshake in ad hoc networks",
-# GLOBECOM 2002). 0 means IF_Range = CS_Range (550 m), the paper's Figs. 8-9.
-IF_RANGE_BELOW_CS_M = 445.0
+# 1.78 x the 200 m hop: the distance within which a transmitter can corrupt
+# a frame sent over one hop under two-ray ground and a 10 dB capture
+# threshold (10^(10/40) = 1.78; Xu, Gerla, Bae, "How effective is the IEEE
+# 802.11 RTS/CTS handshake in ad hoc networks", GLOBECOM 2002). Nodes two
+# hops away (400 m) then still defer (carrier sense) but no longer corrupt.
+# On a 200 m chain any value from 400 to 550 m changes nothing. 0 means
+# IF_Range = CS_Range (550 m), the paper's Figs. 8-9.
+IF_RANGE_BELOW_CS_M = 356.0
 
 RUN_COLUMNS = [
     "scenario", "hops", "max_cwnd", "seed", "duration_s", "receiver", "clamp", "routing", "cbr_kbps",
