@@ -2,7 +2,9 @@
 
     hoplab run SCENARIO.toml [--seed N] [--set key=value ...] [--out DIR] [--format csv|parquet] [--no-save]
     hoplab timeline SCENARIO.toml [--protocol P] [--preset X] [--set key=value ...] [--seed N]
-    hoplab reproduce seed000 [--replicas R] [--linux-acks] [--duration S] [--out DIR]
+    hoplab reproduce seed000 [--replicas R] [--receiver ns2|linux|every] [--routing static|aodv-hello|aodv-ll|olsr]
+                             [--duration S] [--out DIR]
+    hoplab reproduce seed000-routing [--replicas R] [--receiver ...] [--duration S] [--out DIR]
     hoplab reproduce seed003 [--replicas R]
     hoplab bench [--repeat N] [--markdown]
 
@@ -192,25 +194,36 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 
 
 @cli.command()
-@click.argument("experiment", type=click.Choice(["seed000", "seed003"]))
+@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed003"]))
 @click.option("--replicas", type=click.IntRange(1, 1000), default=None,
               help="Replicas per configuration (seeds 1..R). Default: 5 for seed000, as in the paper; "
                    "20 for seed003, whose outages vary too much from run to run for fewer.")
-@click.option("--linux-acks", is_flag=True,
-              help="Seed 000's second ns-2 experiment: delayed ACKs off at max cwnd 2 only.")
+@click.option("--receiver", type=click.Choice(["ns2", "linux", "every"]), default="ns2", show_default=True,
+              help="seed000: the TCP receiver. ns2 = the paper's ns-2 runs (an ACK every other segment, "
+                   "clamp on the sender); linux = its testbed's Linux 2.6 (an ACK per segment at max cwnd 2, "
+                   "clamp on the advertised window); every = delayed ACKs off.")
+@click.option("--routing", type=click.Choice(["static", "aodv-hello", "aodv-ll", "olsr"]), default="aodv-hello",
+              show_default=True,
+              help="seed000: routing. aodv-hello (AODV-UU with HELLOs) and olsr are the paper's ns-2 Fig. 3; "
+                   "aodv-ll uses link-layer feedback (§4.2); static has no routing protocol.")
 @click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=120.0, show_default=True,
               help="Simulated seconds per run.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Append each finished run to DIR/runs.csv (resumes from it), write DIR/summary.csv.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
-def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration: float, out_dir: Path | None,
-              jobs: int) -> None:
+def reproduce(experiment: str, replicas: int | None, receiver: str, routing: str, duration: float,
+              out_dir: Path | None, jobs: int) -> None:
     """Reproduce a seed paper's experiment.
 
     seed000: throughput and retransmission index vs. maximum cwnd (2, 3, 4,
-    unclamped = 32) for 1-4 hop chains (seed 000 §4.1, its ns-2 half), printed
-    like the paper's Tables 1 and 2, followed by the paper's testbed values.
+    unclamped = 32) for 1-4 hop chains and the 3-hop chain with 192 kbit/s
+    CBR background traffic (seed 000 §4.1, §4.3, its ns-2 half), printed like
+    the paper's Tables 1-4, followed by the paper's testbed values.
+
+    seed000-routing: §4.2, the 3-hop chain at max cwnd 2 with AODV-LL and
+    AODV-HELLO (interference range equal to and below carrier sense) and
+    OLSR: throughput, retransmissions, link failures declared, timeouts.
 
     seed003: the route-break scenario (examples/route_break.toml) with
     AODV-UU, DSR-UU and OOLSR (TC 5 s / 3 s, periodic / immediate): outage,
@@ -236,18 +249,27 @@ def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration:
 
     replicas = replicas or 5
     try:
-        runs = rp.run_seed000(replicas=replicas, duration=duration, linux_acks=linux_acks, out=out_dir,
-                              jobs=jobs, progress=progress)
+        if experiment == "seed000-routing":
+            runs = rp.run_tasks(rp.routing_tasks(replicas=replicas, duration=duration, receiver=receiver),
+                                out=out_dir, jobs=jobs, progress=progress)
+        else:
+            runs = rp.run_seed000(replicas=replicas, duration=duration, receiver=receiver, routing=routing,
+                                  out=out_dir, jobs=jobs, progress=progress)
     except rp.ReproduceError as e:
         raise HoplabError(str(e)) from None
     except _core.ScenarioError as e:  # a bug in the reproduction's scenario, reported plainly
         raise HoplabError(_scenario_error_text(e)) from None
     except OSError as e:
         raise HoplabError(_os_error_text(e, Path(e.filename or out_dir or "."))) from None
-    click.echo(rp.report_seed000(runs, replicas=replicas, duration=duration, linux_acks=linux_acks))
+    if experiment == "seed000-routing":
+        click.echo(rp.report_routing(runs, replicas=replicas, duration=duration, receiver=receiver))
+        summary, name = rp.summary_frame(runs, ("routing", "if_range_m")), "summary-routing.csv"
+    else:
+        click.echo(rp.report_seed000(runs, replicas=replicas, duration=duration, receiver=receiver, routing=routing))
+        summary, name = rp.summary_frame(runs), "summary.csv"
     if out_dir is not None:
-        _io.atomic_write_bytes(out_dir / "summary.csv", rp.summary_frame(runs).to_csv(index=False).encode())
-        click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / 'summary.csv'}")
+        _io.atomic_write_bytes(out_dir / name, summary.to_csv(index=False).encode())
+        click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / name}")
 
 
 @cli.command()

@@ -1,8 +1,15 @@
-"""Reproductions of the seeds' experiments.
+"""Reproductions of seed 000's simulations (Anastasi et al.).
 
-`seed000`: the simulation half of seed 000 §4.1 (Anastasi et al.) —
-throughput and retransmission index of one FTP/TCP NewReno flow over 1-4
-hop chains versus the maximum congestion window (2, 3, 4, unclamped).
+`seed000`: §4.1 and §4.3 — throughput and retransmission index of one
+FTP/TCP NewReno flow over 1-4 hop chains versus the maximum congestion window
+(2, 3, 4, unclamped), and the 3-hop chain with a 192 kbit/s CBR flow from
+N3 to N2 (the paper's "3-hop-UDP" row), with a chosen receiver model and
+routing protocol.
+
+`seed000-routing`: §4.2 — the 3-hop chain at max cwnd 2 (Figs. 8-10) with
+AODV-LL and AODV-HELLO, with the interference range equal to and below the
+carrier-sense range, and OLSR beside them (§4.4): throughput, retransmissions
+and the link failures each protocol declares.
 """
 
 from __future__ import annotations
@@ -32,12 +39,55 @@ HOPS = (1, 2, 3, 4)
 CWNDS = (2, 3, 4, 32)
 UNCLAMPED_LABEL = 32
 
+# Receiver models (tcp.receiver) and how each applies the window clamp
+# (tcp.clamp). The paper's ns-2 runs (Fig. 3, §4.1) used ns-2's receiver,
+# which ACKs every other segment ("the simulated TCP receiver sends back one
+# acknowledgement every other segment"), with the clamp on the sender's
+# window (ns-2 has no advertised window; hoplab caps cwnd, as maxcwnd_).
+# Its testbed clamped the Linux receiver's advertised window with
+# TCP_WINDOW_CLAMP (§3), so `linux` runs with the receiver-side clamp. `every`
+# (delayed ACKs off) is the paper's second ns-2 experiment taken to every W.
+RECEIVERS = {"ns2": "sender", "linux": "receiver", "every": "sender"}
+DEFAULT_RECEIVER = "ns2"
+
+# Routing as the paper's ns-2 runs had it: AODV-UU ("we used the same
+# AODV-UU code both in the real and in the simulated experiments", §4.1) with
+# HELLO link detection as on the testbed, or with link-layer feedback
+# (AODV-LL, §4.2); OLSR as ns-2's UM-OLSR (hoplab's default OLSR preset,
+# without hysteresis, as the testbed's olsrd ran). `static` has no routing
+# protocol at all: the bound the simulation studies the paper cites assume.
+# The default is Fig. 3's AODV: AODV-UU with HELLOs.
+ROUTINGS: dict[str, dict[str, Any]] = {
+    "static": {"protocol": "static"},
+    "aodv-hello": {"protocol": "aodv", "preset": "aodv-uu"},
+    "aodv-ll": {"protocol": "aodv", "preset": "aodv-uu", "aodv": {"link_detection": "link_layer"}},
+    "olsr": {"protocol": "olsr"},
+}
+DEFAULT_ROUTING = "aodv-hello"
+
+# §4.3: a CBR/UDP flow from N3 to N2 (nodes 2 -> 1 of the 3-hop chain) at
+# 192 kbit/s, "the bit rate of an MP3 stream". The paper gives no packet
+# size; hoplab's CBR default is 512 B.
+CBR_KBPS = 192.0
+CBR_SRC, CBR_DST = 2, 1
+
+# §4.2 "IF_Range < CS_Range, which is more realistic" gives no value. We take
+# 1.78 x the 200 m hop: the distance within which a transmitter can corrupt
+# a frame sent over one hop under two-ray ground and a 10 dB capture
+# threshold (10^(10/40) = 1.78; Xu, Gerla, Bae, "How effective is the IEEE
+# 802.11 RTS/CTS handshake in ad hoc networks", GLOBECOM 2002). Nodes two
+# hops away (400 m) then still defer (carrier sense) but no longer corrupt.
+# On a 200 m chain any value from 400 to 550 m changes nothing. 0 means
+# IF_Range = CS_Range (550 m), the paper's Figs. 8-9.
+IF_RANGE_BELOW_CS_M = 356.0
+
 RUN_COLUMNS = [
-    "hops", "max_cwnd", "seed", "duration_s", "linux_acks", "delayed_ack",
-    "throughput_kbps", "retransmission_index", "loss_rate", "rtt_mean_ms", "rtt_std_ms",
-    "timeouts", "stream_errors", "events", "wall_s", "event_hash",
+    "scenario", "hops", "max_cwnd", "seed", "duration_s", "receiver", "clamp", "routing", "cbr_kbps",
+    "if_range_m", "throughput_kbps", "retransmission_index", "loss_rate", "rtt_mean_ms", "rtt_std_ms",
+    "timeouts", "rto_time_s", "link_failures", "false_failures", "route_changes", "cbr_throughput_kbps",
+    "stream_errors", "events", "wall_s", "event_hash",
 ]
-KEY = ("hops", "max_cwnd", "seed", "duration_s", "linux_acks")
+KEY = ("hops", "max_cwnd", "seed", "duration_s", "receiver", "routing", "cbr_kbps", "if_range_m")
 
 
 class ReproduceError(RuntimeError):
@@ -50,29 +100,41 @@ class Task:
     max_cwnd: int  # the paper's label; 32 means unclamped
     seed: int
     duration: float
-    linux_acks: bool
+    receiver: str = DEFAULT_RECEIVER
+    routing: str = DEFAULT_ROUTING
+    cbr_kbps: float = 0.0
+    if_range_m: float = 0.0  # 0: the interference range is the carrier-sense range
 
     @property
-    def delayed_ack(self) -> bool:
-        # Seed 000 §4.1: ns-2's receiver ACKs every other segment (delayed
-        # ACKs); the Linux receiver of the testbed ACKs every segment when
-        # the window is clamped to 2. --linux-acks models that (the paper's
-        # second ns-2 experiment): delayed ACKs off at max cwnd 2 only.
-        return not (self.linux_acks and self.max_cwnd == 2)
+    def clamp(self) -> str:
+        return RECEIVERS[self.receiver]
+
+    @property
+    def label(self) -> str:
+        return f"{self.hops}-hop" + ("-UDP" if self.cbr_kbps else "")
 
     def key(self) -> tuple:
-        return (self.hops, self.max_cwnd, self.seed, float(self.duration), bool(self.linux_acks))
+        return (self.hops, self.max_cwnd, self.seed, float(self.duration), self.receiver, self.routing,
+                float(self.cbr_kbps), float(self.if_range_m))
 
     def scenario(self) -> dict[str, Any]:
-        clamp = 0 if self.max_cwnd == UNCLAMPED_LABEL else self.max_cwnd
-        tcp = dict(scenario.SEED000_TCP, max_cwnd=clamp, delayed_ack=self.delayed_ack)
+        if self.receiver not in RECEIVERS:
+            raise ReproduceError(f"unknown receiver {self.receiver!r} (one of {', '.join(RECEIVERS)})")
+        if self.routing not in ROUTINGS:
+            raise ReproduceError(f"unknown routing {self.routing!r} (one of {', '.join(ROUTINGS)})")
+        w = 0 if self.max_cwnd == UNCLAMPED_LABEL else self.max_cwnd
+        tcp = dict(scenario.SEED000_TCP, max_cwnd=w, receiver=self.receiver, clamp=self.clamp)
+        flows = [scenario.ftp(0, self.hops)]
+        if self.cbr_kbps:
+            flows.append(scenario.cbr(CBR_SRC, CBR_DST, self.cbr_kbps))
+        radio = {"interference_range_m": self.if_range_m} if self.if_range_m else None
         # Chain of hops+1 nodes 200 m apart: only neighbours decode each
         # other (250 m range), nodes two hops apart still sense each other
         # (550 m carrier sense) — the default two-ray-ground radio.
-        return scenario.chain(self.hops, 200.0, duration=self.duration, seed=self.seed,
-                              mac=dict(scenario.SEED000_MAC), tcp=tcp,
-                              routing={"protocol": "static"}, timeseries=False,
-                              name=f"seed000-{self.hops}hop-w{self.max_cwnd}")
+        return scenario.chain(self.hops, 200.0, duration=self.duration, seed=self.seed, flows=flows,
+                              mac=dict(scenario.SEED000_MAC), tcp=tcp, radio=radio,
+                              routing=dict(ROUTINGS[self.routing]), timeseries=False,
+                              name=f"seed000-{self.label}-w{self.max_cwnd}")
 
 
 def run_task(task: Task) -> dict[str, Any]:
@@ -81,14 +143,20 @@ def run_task(task: Task) -> dict[str, Any]:
 
     res = run(task.scenario(), seed=task.seed)
     f = res.flows.iloc[0]
+    ev = res.route_events
+    links = ev[ev["event"] == "link_broken"] if len(ev) else ev
+    cbr = res.flows[res.flows["kind"] == "cbr"]
     return {
-        "hops": task.hops, "max_cwnd": task.max_cwnd, "seed": task.seed,
-        "duration_s": float(task.duration), "linux_acks": bool(task.linux_acks),
-        "delayed_ack": task.delayed_ack,
+        "scenario": task.label, "hops": task.hops, "max_cwnd": task.max_cwnd, "seed": task.seed,
+        "duration_s": float(task.duration), "receiver": task.receiver, "clamp": task.clamp,
+        "routing": task.routing, "cbr_kbps": float(task.cbr_kbps), "if_range_m": float(task.if_range_m),
         "throughput_kbps": float(f.throughput_kbps),
         "retransmission_index": float(f.retransmission_index),
         "loss_rate": float(f.loss_rate), "rtt_mean_ms": float(f.rtt_mean_ms),
-        "rtt_std_ms": float(f.rtt_std_ms), "timeouts": int(f.timeouts),
+        "rtt_std_ms": float(f.rtt_std_ms), "timeouts": int(f.timeouts), "rto_time_s": float(f.rto_time_s),
+        "link_failures": int(len(links)), "false_failures": int(links["false_failure"].sum()) if len(links) else 0,
+        "route_changes": int(f.route_changes),
+        "cbr_throughput_kbps": float(cbr.throughput_kbps.iloc[0]) if len(cbr) else float("nan"),
         "stream_errors": int(f.stream_errors), "events": int(res.info["events"]),
         "wall_s": float(res.info["wall_s"]), "event_hash": f"{int(res.info['event_hash']):016x}",
     }
@@ -98,6 +166,11 @@ def _row_line(row: dict[str, Any]) -> str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow([row[c] for c in RUN_COLUMNS])
     return buf.getvalue()
+
+
+def _row_key(row: dict[str, Any]) -> tuple:
+    return (int(row["hops"]), int(row["max_cwnd"]), int(row["seed"]), float(row["duration_s"]),
+            str(row["receiver"]), str(row["routing"]), float(row["cbr_kbps"]), float(row["if_range_m"]))
 
 
 def _load_done(runs_csv: Path) -> dict[tuple, dict[str, Any]]:
@@ -112,23 +185,17 @@ def _load_done(runs_csv: Path) -> dict[tuple, dict[str, Any]]:
     if list(df.columns) != RUN_COLUMNS:
         return done
     for row in df.to_dict("records"):
-        row["linux_acks"] = str(row["linux_acks"]).lower() == "true"
-        key = (int(row["hops"]), int(row["max_cwnd"]), int(row["seed"]), float(row["duration_s"]), row["linux_acks"])
-        done[key] = row
+        done[_row_key(row)] = row
     return done
 
 
-def run_seed000(*, replicas: int = 5, duration: float = 120.0, linux_acks: bool = False,
-                out: Path | None = None, jobs: int = 2, hops: Iterable[int] = HOPS,
-                cwnds: Iterable[int] = CWNDS,
-                progress: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Run every (hops, max cwnd, replica) and return one row per run.
+def run_tasks(tasks: list[Task], *, out: Path | None = None, jobs: int = 2,
+              progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Run every task and return one row per run.
 
     With ``out``, each finished run is appended to ``out/runs.csv`` at once
     (a crash loses nothing), and runs already there are reused.
     """
-    tasks = [Task(h, w, s, float(duration), bool(linux_acks))
-             for s in range(1, replicas + 1) for h in hops for w in cwnds]
     rows: list[dict[str, Any]] = []
     runs_csv = None
     if out is not None:
@@ -154,8 +221,10 @@ def run_seed000(*, replicas: int = 5, duration: float = 120.0, linux_acks: bool 
         if runs_csv is not None:
             _io.append_line(runs_csv, _row_line(row))
         if progress:
-            progress(f"[{i}/{total}] {row['hops']}-hop W={row['max_cwnd']} seed {row['seed']}: "
-                     f"{row['throughput_kbps']:.1f} kbit/s, retx {row['retransmission_index']:.2f} %")
+            extra = f", {row['routing']}" if row["routing"] != "static" else ""
+            progress(f"[{i}/{total}] {row['scenario']} W={row['max_cwnd']} seed {row['seed']} "
+                     f"({row['receiver']}{extra}): {row['throughput_kbps']:.1f} kbit/s, "
+                     f"retx {row['retransmission_index']:.2f} %")
 
     if jobs <= 1 or total <= 1:
         for i, t in enumerate(tasks, 1):
@@ -166,12 +235,37 @@ def run_seed000(*, replicas: int = 5, duration: float = 120.0, linux_acks: bool 
             for i, fut in enumerate(as_completed(futures), 1):
                 finished(i, fut.result())
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
-    return df.sort_values(["hops", "max_cwnd", "seed"]).reset_index(drop=True)
+    return df.sort_values(["routing", "if_range_m", "hops", "cbr_kbps", "max_cwnd", "seed"]).reset_index(drop=True)
 
 
-def aggregate(runs: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """avg, min and max of ``metric`` per (hops, max_cwnd)."""
-    g = runs.groupby(["hops", "max_cwnd"])[metric]
+def seed000_tasks(*, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER,
+                  routing: str = DEFAULT_ROUTING, hops: Iterable[int] = HOPS, cwnds: Iterable[int] = CWNDS,
+                  udp: bool = True) -> list[Task]:
+    """§4.1's chains and §4.3's 3-hop chain with CBR background traffic."""
+    hops, cwnds = list(hops), list(cwnds)
+    tasks = [Task(h, w, s, float(duration), receiver, routing)
+             for s in range(1, replicas + 1) for h in hops for w in cwnds]
+    if udp:
+        tasks += [Task(3, w, s, float(duration), receiver, routing, CBR_KBPS)
+                  for s in range(1, replicas + 1) for w in cwnds]
+    return tasks
+
+
+def run_seed000(*, replicas: int = 5, duration: float = 120.0, receiver: str = DEFAULT_RECEIVER,
+                routing: str = DEFAULT_ROUTING, out: Path | None = None, jobs: int = 2,
+                hops: Iterable[int] = HOPS, cwnds: Iterable[int] = CWNDS, udp: bool = True,
+                progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Run every (scenario, max cwnd, replica) of seed 000 §4.1/§4.3."""
+    tasks = seed000_tasks(replicas=replicas, duration=duration, receiver=receiver, routing=routing,
+                          hops=hops, cwnds=cwnds, udp=udp)
+    for t in tasks[:1]:
+        t.scenario()  # unknown names fail here, before any worker starts
+    return run_tasks(tasks, out=out, jobs=jobs, progress=progress)
+
+
+def aggregate(runs: pd.DataFrame, metric: str, by: tuple[str, ...] = ("scenario", "max_cwnd")) -> pd.DataFrame:
+    """avg, min and max of ``metric`` per group (default: scenario, max_cwnd)."""
+    g = runs.groupby(list(by))[metric]
     return pd.DataFrame({"avg": g.mean(), "min": g.min(), "max": g.max(), "n": g.count()}).reset_index()
 
 
@@ -179,15 +273,19 @@ def _cell(avg: float, lo: float, hi: float, digits: int) -> tuple[str, str]:
     return f"{avg:.{digits}f}", f"{lo:.{digits}f}-{hi:.{digits}f}"
 
 
+def _scenario_order(s: str) -> tuple:
+    return ("UDP" in str(s), str(s))
+
+
 def paper_shaped_table(agg: pd.DataFrame, *, scenario_col: str, digits: int,
                        cwnds: Iterable[int] = CWNDS) -> str:
-    """Rows 1-hop..4-hop, for each W an avg and a min-max column (seed 000 Tables 1-4)."""
+    """Rows 1-hop..4-hop, 3-hop-UDP; for each W an avg and a min-max column (seed 000 Tables 1-4)."""
     cwnds = list(cwnds)
     headers = ["Scenario"]
     for w in cwnds:
         headers += [f"W={w} avg", "min-max"]
     rows = []
-    for scen in sorted(agg[scenario_col].unique(), key=lambda s: (len(str(s)), str(s))):
+    for scen in sorted(agg[scenario_col].unique(), key=_scenario_order):
         r = [str(scen)]
         for w in cwnds:
             m = agg[(agg[scenario_col] == scen) & (agg["max_cwnd"] == w)]
@@ -196,47 +294,127 @@ def paper_shaped_table(agg: pd.DataFrame, *, scenario_col: str, digits: int,
     return text_table(headers, rows)
 
 
-def report_seed000(runs: pd.DataFrame, *, replicas: int, duration: float, linux_acks: bool) -> str:
-    out = []
-    acks = ("delayed ACKs on, except off at max cwnd 2 (--linux-acks: the Linux testbed's receiver)"
-            if linux_acks else "delayed ACKs on (ns-2's receiver: one ACK every other segment)")
-    out.append("Seed 000 §4.1, simulated: one FTP flow (TCP NewReno, 1460 B) over a chain, nodes 200 m apart,\n"
-               "two-ray ground (250 m tx / 550 m carrier sense), 2 Mbit/s data / 1 Mbit/s basic, RTS/CTS > 100 B,\n"
-               f"static routing; {acks}.\n"
-               f"{replicas} replica(s) of {duration:g} s (seeds 1..{replicas}); avg and min-max over replicas.\n"
-               "W=32 is the unclamped window (the paper's label).")
-    runs = runs.assign(scenario=runs["hops"].map(lambda h: f"{h}-hop"))
+def best_windows(runs: pd.DataFrame) -> str:
+    """Per scenario, the max cwnd with the highest mean throughput: among the
+    clamped windows, and overall (§4.1's "optimal window")."""
+    agg = aggregate(runs, "throughput_kbps")
+    parts = []
+    for scen in sorted(agg["scenario"].unique(), key=_scenario_order):
+        a = agg[agg["scenario"] == scen]
+        clamped = a[a["max_cwnd"] != UNCLAMPED_LABEL]
+        best_c = int(clamped.loc[clamped["avg"].idxmax(), "max_cwnd"]) if len(clamped) else None
+        best = int(a.loc[a["avg"].idxmax(), "max_cwnd"])
+        parts.append(f"{scen} W={best_c}" + ("" if best == best_c else f" (unclamped {best})"))
+    return "Best clamped window by mean throughput: " + ", ".join(parts)
+
+
+RECEIVER_TEXT = {
+    "ns2": "ns-2's receiver (an ACK every other segment, 100 ms timer), window clamp on the sender",
+    "linux": "the Linux 2.6 receiver (quick ACKs, an ACK when a read opens the window, 40 ms timer), "
+             "window clamp on the receiver's advertised window (TCP_WINDOW_CLAMP)",
+    "every": "an ACK for every segment (delayed ACKs off), window clamp on the sender",
+}
+ROUTING_TEXT = {
+    "static": "static routing",
+    "aodv-hello": "AODV-UU with HELLO link detection (the testbed's AODV)",
+    "aodv-ll": "AODV-UU with link-layer failure detection (AODV-LL)",
+    "olsr": "OLSR (UM-OLSR, no hysteresis)",
+}
+
+
+def _testbed_tables(routing: str) -> list[str]:
+    ref = seed000_testbed()
+    olsr = routing == "olsr"
+    name = "OLSR" if olsr else "AODV"
+    out = ["", f"For context: seed 000's TESTBED measurements with {name} (real laptops, Linux 2.6.12, "
+           + ("olsrd 0.4.10" if olsr else "AODV-UU 0.9.1 with HELLOs") + ", indoor; NOT ns-2),",
+           "5 replicas of 120 s; values as printed in the paper, min-max put in order."]
+    if ref is None:
+        out.append("(data/seed000_tables1-4.csv not found)")
+        return out
+    tables = ((3, 4) if olsr else (1, 2))
+    for table, title, digits in ((tables[0], f"Testbed Table {tables[0]}. Throughput (kbit/s), {name}", 1),
+                                 (tables[1], f"Testbed Table {tables[1]}. Retransmission index (%), {name}", 2)):
+        t = ref[ref["table"] == table]
+        agg = pd.DataFrame({"scenario": t["scenario"], "max_cwnd": t["max_cwnd"], "avg": t["avg"],
+                            "min": t[["min", "max"]].min(axis=1), "max": t[["min", "max"]].max(axis=1)})
+        out += ["", title, paper_shaped_table(agg, scenario_col="scenario", digits=digits)]
+    return out
+
+
+def report_seed000(runs: pd.DataFrame, *, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER,
+                   routing: str = DEFAULT_ROUTING) -> str:
+    out = ["Seed 000 §4.1/§4.3, simulated: one FTP flow (TCP NewReno, 1460 B) over a chain, nodes 200 m apart,\n"
+           "two-ray ground (250 m tx / 550 m carrier sense), 2 Mbit/s data / 1 Mbit/s basic, RTS/CTS > 100 B;\n"
+           f"{ROUTING_TEXT[routing]}; {RECEIVER_TEXT[receiver]}.\n"
+           f"3-hop-UDP: the 3-hop chain with a {CBR_KBPS:g} kbit/s CBR flow N3 -> N2 (§4.3).\n"
+           f"{replicas} replica(s) of {duration:g} s (seeds 1..{replicas}); avg and min-max over replicas.\n"
+           "W=32 is the unclamped window (the paper's label)."]
     for title, metric, digits in (("Table 1 (simulated). Throughput (kbit/s) vs. maximum cwnd", "throughput_kbps", 1),
                                   ("Table 2 (simulated). Retransmission index (%) vs. maximum cwnd",
                                    "retransmission_index", 2)):
-        agg = aggregate(runs, metric).merge(runs[["hops", "scenario"]].drop_duplicates(), on="hops")
-        out += ["", title, paper_shaped_table(agg, scenario_col="scenario", digits=digits)]
+        out += ["", title, paper_shaped_table(aggregate(runs, metric), scenario_col="scenario", digits=digits)]
+    out += ["", best_windows(runs)]
+    udp = runs[runs["cbr_kbps"] > 0]
+    if len(udp):
+        out.append(f"3-hop-UDP: the CBR flow delivered {udp['cbr_throughput_kbps'].mean():.1f} kbit/s "
+                   f"on average (of {CBR_KBPS:g}).")
+    if routing != "static":
+        out.append(f"Link failures declared per run: {runs['link_failures'].mean():.1f} "
+                   f"(false: {runs['false_failures'].mean():.1f}); timeouts per run {runs['timeouts'].mean():.1f}.")
     bad = runs[runs["stream_errors"] > 0]
     if len(bad):
         out += ["", f"WARNING: {len(bad)} run(s) delivered a byte stream with gaps or reordering (stream_errors > 0)."]
-    ref = seed000_testbed()
-    out += ["", "For context: seed 000's TESTBED measurements (real laptops, Linux 2.6.12, AODV-UU, indoor; "
-            "NOT ns-2),", "5 replicas of 120 s; values as printed in the paper, min-max put in order."]
-    if ref is None:
-        out.append("(data/seed000_tables1-4.csv not found)")
-    else:
-        ref = ref[ref["scenario"].isin([f"{h}-hop" for h in HOPS])]
-        for table, title, digits in ((1, "Testbed Table 1. Throughput (kbit/s), AODV", 1),
-                                     (2, "Testbed Table 2. Retransmission index (%), AODV", 2)):
-            t = ref[ref["table"] == table]
-            agg = pd.DataFrame({"scenario": t["scenario"], "max_cwnd": t["max_cwnd"], "avg": t["avg"],
-                                "min": t[["min", "max"]].min(axis=1), "max": t[["min", "max"]].max(axis=1)})
-            out += ["", title, paper_shaped_table(agg, scenario_col="scenario", digits=digits)]
+    out += _testbed_tables(routing)
     return "\n".join(out)
 
 
-def summary_frame(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (hops, max_cwnd) with avg/min/max of both metrics."""
-    a = aggregate(runs, "throughput_kbps").add_prefix("throughput_").rename(
-        columns={"throughput_hops": "hops", "throughput_max_cwnd": "max_cwnd"})
-    b = aggregate(runs, "retransmission_index").add_prefix("retx_").rename(
-        columns={"retx_hops": "hops", "retx_max_cwnd": "max_cwnd"})
-    return a.merge(b, on=["hops", "max_cwnd"])
+def summary_frame(runs: pd.DataFrame, by: tuple[str, ...] = ("scenario", "max_cwnd")) -> pd.DataFrame:
+    """One row per group with avg/min/max of throughput and retransmission index."""
+    by = list(by)
+    a = aggregate(runs, "throughput_kbps", tuple(by)).rename(
+        columns={c: f"throughput_{c}" for c in ("avg", "min", "max", "n")})
+    b = aggregate(runs, "retransmission_index", tuple(by)).rename(
+        columns={c: f"retx_{c}" for c in ("avg", "min", "max", "n")})
+    return a.merge(b, on=by)
+
+
+# §4.2 / §4.4: (label, routing, interference range, what the paper reports)
+ROUTING_CONFIGS: list[tuple[str, str, float, str]] = [
+    ("AODV-LL, IF = CS", "aodv-ll", 0.0, "no link failures; cwnd and throughput steady (Fig. 8)"),
+    ("AODV-HELLO, IF = CS", "aodv-hello", 0.0, "frequent false failures; throughput to zero, cwnd to 1 (Fig. 9)"),
+    ("AODV-LL, IF < CS", "aodv-ll", IF_RANGE_BELOW_CS_M, "no difference from IF = CS"),
+    ("AODV-HELLO, IF < CS", "aodv-hello", IF_RANGE_BELOW_CS_M, "fewer false failures than IF = CS (Fig. 10)"),
+    ("OLSR, IF = CS", "olsr", 0.0, "fewer false failures than AODV: 3 HELLOs lost, not 2 (§4.4)"),
+]
+ROUTING_HOPS = 3
+ROUTING_CWND = 2
+
+
+def routing_tasks(*, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER) -> list[Task]:
+    return [Task(ROUTING_HOPS, ROUTING_CWND, s, float(duration), receiver, routing, 0.0, if_m)
+            for _, routing, if_m, _ in ROUTING_CONFIGS for s in range(1, replicas + 1)]
+
+
+def report_routing(runs: pd.DataFrame, *, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER) -> str:
+    rows = []
+    for label, routing, if_m, paper in ROUTING_CONFIGS:
+        d = runs[(runs["routing"] == routing) & (runs["if_range_m"] == if_m)]
+        if not len(d):
+            continue
+        tp = d["throughput_kbps"]
+        rows.append([label, f"{tp.mean():.1f}", f"{tp.min():.1f}-{tp.max():.1f}",
+                     f"{d['retransmission_index'].mean():.2f}", f"{d['link_failures'].mean():.1f}",
+                     f"{d['false_failures'].mean():.1f}", f"{d['timeouts'].mean():.1f}",
+                     f"{d['rto_time_s'].mean():.1f}", paper])
+    head = ["configuration", "kbit/s avg", "min-max", "retx %", "link failures", "false", "RTOs",
+            "time in RTO s", "paper (§4.2, §4.4)"]
+    return (f"Seed 000 §4.2, simulated: the {ROUTING_HOPS}-hop chain at max cwnd {ROUTING_CWND} (Figs. 8-10); "
+            f"{RECEIVER_TEXT[receiver]}.\n"
+            f"IF < CS: interference range {IF_RANGE_BELOW_CS_M:g} m (carrier sense 550 m). "
+            f"{replicas} replica(s) of {duration:g} s; means per run.\n"
+            + text_table(head, rows, align="lrrrrrrrl")
+            + "\nlink failures: links a router declared broken (false: the neighbour was still in range).")
 
 
 def _stderr(msg: str) -> None:

@@ -106,29 +106,69 @@ def test_reproduce_seed000_smoke(tmp_path):
                                  "--out", str(out)])
     assert r.exit_code == 0, r.output
     text = r.stdout
-    for h in ("1-hop", "2-hop", "3-hop", "4-hop"):
+    for h in ("1-hop", "2-hop", "3-hop", "4-hop", "3-hop-UDP"):
         assert h in text
-    assert "Table 1" in text and "Table 2" in text and "TESTBED" in text
+    assert "Table 1" in text and "Table 2" in text and "TESTBED" in text and "AODV-UU with HELLO" in text
     runs = pd.read_csv(out / "runs.csv")
-    assert len(runs) == 16
+    assert len(runs) == 20  # 4 chains and the chain with CBR, 4 windows each
     assert set(runs["max_cwnd"]) == {2, 3, 4, 32}
+    assert set(runs["routing"]) == {"aodv-hello"} and set(runs["receiver"]) == {"ns2"}
     assert (runs["throughput_kbps"] > 0).all()
+    udp = runs[runs["cbr_kbps"] > 0]
+    assert len(udp) == 4 and (udp["hops"] == 3).all() and (udp["cbr_throughput_kbps"] > 0).all()
     assert (out / "summary.csv").is_file()
     # a second invocation resumes from runs.csv instead of re-running
     r2 = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "5",
                                   "--out", str(out)])
     assert r2.exit_code == 0
-    assert "reusing 16" in r2.stderr
-    assert len(pd.read_csv(out / "runs.csv")) == 16
+    assert "reusing 20" in r2.stderr
+    assert len(pd.read_csv(out / "runs.csv")) == 20
+    # another receiver is another set of runs in the same file
+    r3 = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "5", "--receiver",
+                                  "linux", "--routing", "static", "--out", str(out)])
+    assert r3.exit_code == 0, r3.output
+    assert "reusing" not in r3.stderr and "Linux 2.6 receiver" in r3.stdout
+    assert len(pd.read_csv(out / "runs.csv")) == 40
 
 
-def test_reproduce_linux_acks_turns_delayed_acks_off_at_w2():
-    from hoplab.reproduce import Task
+def test_reproduce_seed000_routing_smoke(tmp_path):
+    out = tmp_path / "rt"
+    r = CliRunner().invoke(cli, ["reproduce", "seed000-routing", "--replicas", "1", "--duration", "5",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    for label in ("AODV-LL, IF = CS", "AODV-HELLO, IF = CS", "AODV-LL, IF < CS", "AODV-HELLO, IF < CS", "OLSR"):
+        assert label in r.stdout
+    runs = pd.read_csv(out / "runs.csv")
+    assert len(runs) == 5 and set(runs["max_cwnd"]) == {2} and set(runs["hops"]) == {3}
+    assert (out / "summary-routing.csv").is_file()
 
-    assert Task(2, 2, 1, 5.0, True).scenario()["tcp"]["delayed_ack"] is False
-    assert Task(2, 3, 1, 5.0, True).scenario()["tcp"]["delayed_ack"] is True
-    assert Task(2, 2, 1, 5.0, False).scenario()["tcp"]["delayed_ack"] is True
-    assert Task(3, 32, 1, 5.0, False).scenario()["tcp"]["max_cwnd"] == 0  # unclamped
+
+def test_reproduce_rejects_the_old_linux_acks_flag():
+    r = CliRunner().invoke(cli, ["reproduce", "seed000", "--linux-acks"])
+    assert r.exit_code == 2
+
+
+def test_reproduce_tasks_set_receiver_clamp_routing_and_background():
+    from hoplab.reproduce import IF_RANGE_BELOW_CS_M, Task
+
+    ns2 = Task(2, 2, 1, 5.0).scenario()
+    assert ns2["tcp"]["receiver"] == "ns2" and ns2["tcp"]["clamp"] == "sender"
+    assert ns2["routing"] == {"protocol": "aodv", "preset": "aodv-uu"}  # the paper's Fig. 3 AODV
+    lin = Task(2, 2, 1, 5.0, "linux", "static").scenario()
+    assert lin["tcp"]["receiver"] == "linux" and lin["tcp"]["clamp"] == "receiver"  # TCP_WINDOW_CLAMP
+    assert lin["routing"] == {"protocol": "static"}
+    assert Task(3, 32, 1, 5.0).scenario()["tcp"]["max_cwnd"] == 0  # unclamped
+    ll = Task(3, 2, 1, 5.0, "ns2", "aodv-ll").scenario()
+    assert ll["routing"]["aodv"] == {"link_detection": "link_layer"}
+    udp = Task(3, 2, 1, 5.0, cbr_kbps=192.0).scenario()
+    assert [f["kind"] for f in udp["flows"]] == ["ftp", "cbr"]
+    assert (udp["flows"][1]["src"], udp["flows"][1]["dst"], udp["flows"][1]["rate_kbps"]) == (2, 1, 192.0)
+    far = Task(3, 2, 1, 5.0, if_range_m=IF_RANGE_BELOW_CS_M).scenario()
+    assert far["radio"]["interference_range_m"] == IF_RANGE_BELOW_CS_M < 400  # below two hops
+    import json
+
+    for sc in (ns2, lin, ll, udp, far):
+        _core.validate_json(json.dumps(sc))
 
 
 def test_bench_scenarios_are_fixed_and_valid():

@@ -351,6 +351,28 @@ pub enum TcpVariant {
     Vegas,
 }
 
+/// When the receiver ACKs (`tcp::ack_policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpReceiver {
+    /// ns-2 `DelAck`: every second segment, or a 100 ms timer.
+    Ns2,
+    /// Linux 2.6 (seed 000's testbed): quick ACKs, window-update ACKs, adaptive timer.
+    Linux,
+    /// Every segment (ns-2 `TCPSink`; `delayed_ack = false`).
+    Every,
+}
+
+/// How `max_cwnd` is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowClamp {
+    /// A cap on the sender's cwnd (ns-2 `maxcwnd_`/`window_`; seed 004, seed 000's ns-2 runs).
+    Sender,
+    /// The receiver's advertised window (Linux `TCP_WINDOW_CLAMP`; seed 000's testbed, §3).
+    Receiver,
+}
+
 /// TCP parameters; every field optional so that flows can override the
 /// scenario-wide `[tcp]` table field by field.
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -379,6 +401,10 @@ pub struct TcpParams {
     pub vegas_alpha: Option<u32>,
     pub vegas_beta: Option<u32>,
     pub vegas_gamma: Option<u32>,
+    /// Receiver model: "ns2" (default), "linux" or "every".
+    pub receiver: Option<TcpReceiver>,
+    /// How max_cwnd applies: "sender" (default) or "receiver".
+    pub clamp: Option<WindowClamp>,
 }
 
 impl TcpParams {
@@ -398,6 +424,8 @@ impl TcpParams {
             vegas_alpha: self.vegas_alpha.or(base.vegas_alpha),
             vegas_beta: self.vegas_beta.or(base.vegas_beta),
             vegas_gamma: self.vegas_gamma.or(base.vegas_gamma),
+            receiver: self.receiver.or(base.receiver),
+            clamp: self.clamp.or(base.clamp),
         }
     }
 }
@@ -553,6 +581,7 @@ impl Scenario {
                     }
                     validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
                     validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                    validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
                 }
                 FlowKind::Cbr => {
                     let Some(rate) = f.rate_kbps else {
@@ -668,6 +697,7 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
             return err(format!("{p}.receive_window"), format!("{w} bytes is above 65535 << 14 (RFC 7323 §2.3)"));
         }
     }
+    validate_receiver(p, t)?;
     if t.initial_cwnd == Some(0) {
         return err(format!("{p}.initial_cwnd"), "must be at least 1 segment");
     }
@@ -697,6 +727,20 @@ fn validate_vegas(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         return err(format!("{p}.{field}"), format!("vegas_alpha ({}) is above vegas_beta ({})", v.alpha, v.beta));
     }
     Ok(())
+}
+
+/// `delayed_ack` and `receiver` must agree: false means "every".
+fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    match (t.receiver, t.delayed_ack) {
+        (Some(TcpReceiver::Every), Some(true)) => {
+            err(format!("{p}.receiver"), "\"every\" ACKs every segment, but delayed_ack = true asks for delayed ACKs; drop one of them")
+        }
+        (Some(r @ (TcpReceiver::Ns2 | TcpReceiver::Linux)), Some(false)) => {
+            let name = if r == TcpReceiver::Ns2 { "ns2" } else { "linux" };
+            err(format!("{p}.receiver"), format!("\"{name}\" delays ACKs, but delayed_ack = false asks for an ACK per segment (receiver = \"every\"); drop one of them"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Name the field by its dotted path (`flows[0].dst`).

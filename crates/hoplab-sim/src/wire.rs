@@ -39,6 +39,10 @@ pub struct TcpSegment {
     /// Sender-side mark: this transmission is a retransmission. Not on the
     /// wire; used only by measurements.
     pub retransmit: bool,
+    /// SEG.WND of an ACK: the receiver's advertised window in bytes from
+    /// `ackno` on (RFC 9293 §3.1; in the 20-byte header). `None`: the
+    /// segment carries no window the peer should take (data segments).
+    pub window: Option<u32>,
 }
 
 impl TcpSegment {
@@ -293,12 +297,12 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);

@@ -73,3 +73,23 @@ fn json_is_the_same_structure() {
     let bad = j.replace("\"dst\": 3", "\"dst\": 4");
     assert!(Scenario::from_json_str(&bad).unwrap_err().to_string().starts_with("flows[0].dst: "));
 }
+
+#[test]
+fn receiver_and_delayed_ack_must_agree() {
+    let cases: &[(&str, &str)] = &[
+        (&with("[tcp]\nreceiver = \"linux\"\ndelayed_ack = false\n"), "tcp.receiver"),
+        (&with("[tcp]\nreceiver = \"every\"\ndelayed_ack = true\n"), "tcp.receiver"),
+        (&with("tcp = { receiver = \"ns2\", delayed_ack = false }\n"), "flows[0].tcp.receiver"),
+        // The pair can also meet only once a flow's table is merged with [tcp].
+        (&with("tcp = { delayed_ack = false }\n[tcp]\nreceiver = \"linux\"\n"), "flows[0].tcp.receiver"),
+        (&with("[tcp]\nreceiver = \"bsd\"\n"), "tcp.receiver"),
+        (&with("[tcp]\nclamp = \"both\"\n"), "tcp.clamp"),
+    ];
+    for (toml, field) in cases {
+        let e = error_of(toml);
+        assert!(e.starts_with(&format!("{field}:")), "expected an error on {field}, got: {e}");
+    }
+    for ok in ["receiver = \"linux\"\nclamp = \"receiver\"\nmax_cwnd = 2", "receiver = \"every\"\ndelayed_ack = false", "delayed_ack = false"] {
+        Scenario::from_toml_str(&with(&format!("[tcp]\n{ok}\n"))).unwrap();
+    }
+}

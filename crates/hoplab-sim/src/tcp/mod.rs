@@ -12,9 +12,11 @@
 //! bytes `n * mss ..`, and an ACK's `ackno` is the next segment expected.
 //!
 //! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
-//! rules), [`sender`], [`sink`], [`sack`] and [`scoreboard`] (SACK), [`vegas`]
-//! (TCP Vegas); tests live in `tests/`.
+//! rules), [`sender`], [`sink`], [`ack_policy`] (receiver models: when the
+//! sink ACKs, what window it advertises), [`sack`] and [`scoreboard`] (SACK),
+//! [`vegas`] (TCP Vegas); tests live in `tests/`.
 
+pub mod ack_policy;
 pub mod congestion;
 pub mod rtt;
 pub mod sack;
@@ -32,7 +34,7 @@ pub use sender::{SenderStats, TcpSender, TraceSample};
 pub use sink::{SinkStats, TcpSink};
 pub use vegas::{Vegas, VegasParams};
 
-use crate::scenario::{TcpParams, TcpVariant};
+use crate::scenario::{TcpParams, TcpReceiver, TcpVariant, WindowClamp};
 use crate::time::Dur;
 
 /// Congestion-control / loss-recovery variant.
@@ -87,6 +89,10 @@ pub struct TcpConfig {
     /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
     pub delayed_ack: bool,
     pub delack_timeout: Dur,
+    /// Receiver model (`ack_policy`); `delayed_ack = false` overrides it with `every`.
+    pub receiver: TcpReceiver,
+    /// How `max_cwnd` applies: a cap on cwnd, or the receiver's advertised window.
+    pub clamp: WindowClamp,
 }
 
 /// The default advertised window: 65535 bytes, the largest without window
@@ -129,6 +135,8 @@ impl Default for TcpConfig {
             dupack_threshold: 3, // RFC 5681 §3.2
             delayed_ack: true,
             delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
+            receiver: TcpReceiver::Ns2,
+            clamp: WindowClamp::Sender,
         }
     }
 }
@@ -140,6 +148,8 @@ impl TcpConfig {
     pub fn from_params(p: &TcpParams) -> TcpConfig {
         let d = TcpConfig::default();
         let mss = p.mss.unwrap_or(d.mss);
+        // `delayed_ack = false` alone means the `every` receiver.
+        let receiver = p.receiver.unwrap_or(if p.delayed_ack == Some(false) { TcpReceiver::Every } else { d.receiver });
         TcpConfig {
             variant: match p.variant.map(Variant::from).unwrap_or(d.variant) {
                 Variant::Vegas(_) => Variant::Vegas(VegasParams::from_params(p)),
@@ -154,8 +164,10 @@ impl TcpConfig {
             rto_max: p.max_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_max),
             clock_granularity: d.clock_granularity,
             dupack_threshold: d.dupack_threshold,
-            delayed_ack: p.delayed_ack.unwrap_or(d.delayed_ack),
+            delayed_ack: p.delayed_ack.unwrap_or(receiver != TcpReceiver::Every),
             delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),
+            receiver,
+            clamp: p.clamp.unwrap_or(d.clamp),
         }
     }
 }

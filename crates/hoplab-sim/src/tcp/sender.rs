@@ -154,8 +154,8 @@ impl TcpSender {
             partial_acks: 0,
             recover: None,
             pending_retransmit: None,
-            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.max_cwnd.filter(|&m| m > 0)),
-            rwnd: cfg.receive_window_segments(),
+            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.cwnd_clamp()),
+            rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
             cc: Congestion::new(cfg.variant),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
@@ -177,6 +177,11 @@ impl TcpSender {
     /// Feed an ACK segment received from the sink.
     pub fn handle_ack(&mut self, now: SimTime, ack: &TcpSegment) {
         let a = ack.ackno;
+        if let Some(w) = ack.window.filter(|_| a >= self.snd_una && a <= self.snd_max) {
+            // RFC 9293 §3.10.7.4: take SND.WND from an ACK that is not older
+            // than the last one (our ACKs carry no data, so SEG.SEQ is fixed).
+            self.rwnd = (w as u64 / self.mss as u64).max(1);
+        }
         // RFC 6675 §2: with SACK, an ACK is a duplicate only if it SACKs new data.
         let sack_news = match self.sack.as_mut() {
             Some(sb) if a <= self.snd_max => sb.update(a, &ack.sack, self.snd_max),
@@ -410,7 +415,7 @@ impl TcpSender {
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
-        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit }
+        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None }
     }
 
     /// When the retransmission timer fires; `None` if nothing is outstanding.

@@ -2,11 +2,8 @@
 //! (RFC 1122 §4.2.3.2, RFC 5681 §4.2, ns-2 `Agent/TCPSink/DelAck`).
 //!
 //! ACK rules:
-//! - without delayed ACKs: one ACK per data segment;
-//! - with delayed ACKs: an in-order segment that finds no unacked
-//!   predecessor starts the delayed-ACK timer; the second one is ACKed at
-//!   once (RFC 1122 §4.2.3.2 "at least every second full-sized segment");
-//!   the timer's expiry ACKs a lone segment (RFC 5681 §4.2);
+//! - in-order segments: as the receiver model says ([`super::ack_policy`]:
+//!   `ns2` every second segment or a 100 ms timer, `every`, `linux`);
 //! - always immediate: an out-of-order segment (a duplicate ACK, RFC 5681
 //!   §4.2), a segment that fills all or part of a hole (RFC 5681 §4.2), and
 //!   a duplicate segment.
@@ -16,9 +13,10 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use super::ack_policy::AckPolicy;
 use super::sack::SackReporter;
 use super::{TcpConfig, Variant};
-use crate::time::{Dur, SimTime};
+use crate::time::SimTime;
 use crate::wire::TcpSegment;
 
 /// Counters of one sink.
@@ -40,19 +38,16 @@ pub struct SinkStats {
 pub struct TcpSink {
     flow: u32,
     mss: u32,
-    delayed_ack: bool,
-    delack_timeout: Dur,
+    /// When to ACK in-order data, and the window to advertise.
+    acks: AckPolicy,
     /// Next segment expected in order.
     rcv_nxt: u64,
     /// Out-of-order segments above rcv_nxt: seqno -> payload bytes.
     ooo: BTreeMap<u64, u32>,
     /// Byte offset the application expects next (stream verification).
     next_offset: u64,
-    /// In-order segments received since the last ACK.
-    unacked: u32,
-    delack_deadline: Option<SimTime>,
-    /// ACKs generated and not yet polled (their acknos).
-    ack_queue: VecDeque<u64>,
+    /// ACKs generated and not yet polled (ackno, advertised window).
+    ack_queue: VecDeque<(u64, u32)>,
     /// SACK blocks for each generated ACK, when the flow uses SACK (RFC 2018).
     sack: Option<SackReporter>,
     stats: SinkStats,
@@ -63,13 +58,10 @@ impl TcpSink {
         TcpSink {
             flow,
             mss: cfg.mss.max(1),
-            delayed_ack: cfg.delayed_ack,
-            delack_timeout: cfg.delack_timeout,
+            acks: AckPolicy::new(cfg),
             rcv_nxt: 0,
             ooo: BTreeMap::new(),
             next_offset: 0,
-            unacked: 0,
-            delack_deadline: None,
             ack_queue: VecDeque::new(),
             sack: (cfg.variant == Variant::Sack).then(SackReporter::default),
             stats: SinkStats::default(),
@@ -86,11 +78,13 @@ impl TcpSink {
         }
         if seg.seqno < self.rcv_nxt || self.ooo.contains_key(&seg.seqno) {
             self.stats.duplicates += 1;
+            self.acks.on_duplicate();
             self.ack_now(); // RFC 5681 §4.2 / ns-2: re-ACK a duplicate at once
             return;
         }
         if seg.seqno > self.rcv_nxt {
             self.ooo.insert(seg.seqno, seg.payload);
+            self.acks.on_out_of_order();
             self.ack_now(); // RFC 5681 §4.2: immediate duplicate ACK
             return;
         }
@@ -99,15 +93,9 @@ impl TcpSink {
         while let Some(p) = self.ooo.remove(&self.rcv_nxt) {
             self.deliver(self.rcv_nxt, p);
         }
-        if filled_hole || !self.delayed_ack {
-            self.ack_now(); // RFC 5681 §4.2: fills (part of) a gap
-            return;
-        }
-        self.unacked += 1;
-        if self.unacked >= 2 {
-            self.ack_now(); // RFC 1122 §4.2.3.2: every second full-sized segment
-        } else if self.delack_deadline.is_none() {
-            self.delack_deadline = Some(now + self.delack_timeout); // ns-2 DelAck timer
+        let policy_acks = self.acks.on_in_order(now, seg.payload, self.ooo.is_empty());
+        if filled_hole || policy_acks {
+            self.ack_now(); // RFC 5681 §4.2: also when it fills (part of) a gap
         }
     }
 
@@ -124,33 +112,33 @@ impl TcpSink {
     }
 
     fn ack_now(&mut self) {
-        self.ack_queue.push_back(self.rcv_nxt);
+        self.ack_queue.push_back((self.rcv_nxt, self.acks.window()));
         if let Some(r) = self.sack.as_mut() {
             r.on_ack(self.rcv_nxt, &self.ooo);
         }
-        self.unacked = 0;
-        self.delack_deadline = None;
+        self.acks.on_ack_sent();
     }
 
     /// The delayed-ACK timer expired. Does nothing if it has not.
     pub fn handle_timeout(&mut self, now: SimTime) {
-        if self.delack_deadline.is_some_and(|t| now >= t) {
-            self.ack_now(); // RFC 5681 §4.2: ACK within 500 ms (here delack_timeout)
+        if self.acks.on_timeout(now) {
+            self.ack_now();
         }
     }
 
-    /// Next ACK to send: a pure ACK carrying `ackno = rcv_nxt` at the time it was generated.
+    /// Next ACK to send: a pure ACK carrying `ackno = rcv_nxt` and the
+    /// advertised window at the time it was generated.
     pub fn poll_transmit(&mut self, _now: SimTime) -> Option<TcpSegment> {
-        let ackno = self.ack_queue.pop_front()?;
+        let (ackno, window) = self.ack_queue.pop_front()?;
         self.stats.acks_sent += 1;
         let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
         let options = sack.option_bytes();
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false })
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window) })
     }
 
     /// When the delayed-ACK timer fires, if it is running.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.delack_deadline
+        self.acks.deadline()
     }
 
     pub fn stats(&self) -> &SinkStats {

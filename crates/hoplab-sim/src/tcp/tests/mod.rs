@@ -3,6 +3,7 @@
 
 mod support;
 
+mod ack_policy;
 mod clamp;
 mod config;
 mod fast_recovery;
