@@ -15,6 +15,8 @@
 //! rules), [`sender`], [`sink`]; tests live in `tests/`.
 
 pub mod congestion;
+pub mod ecn;
+pub mod few;
 pub mod rtt;
 pub mod sender;
 pub mod sink;
@@ -22,6 +24,7 @@ pub mod sink;
 #[cfg(test)]
 mod tests;
 
+pub use few::FewParams;
 pub use congestion::{AckInfo, Congestion, CongestionControl, NewReno, RecoveryStep, Reno, Window};
 pub use rtt::RttEstimator;
 pub use sender::{SenderStats, TcpSender, TraceSample};
@@ -75,6 +78,10 @@ pub struct TcpConfig {
     /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
     pub delayed_ack: bool,
     pub delack_timeout: Dur,
+    /// FeW (seed 001 §4); `None` = standard window growth.
+    pub few: Option<FewParams>,
+    /// ECN-capable transport (RFC 3168).
+    pub ecn: bool,
 }
 
 /// The default advertised window: 65535 bytes, the largest without window
@@ -117,6 +124,8 @@ impl Default for TcpConfig {
             dupack_threshold: 3, // RFC 5681 §3.2
             delayed_ack: true,
             delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
+            few: None,
+            ecn: false,
         }
     }
 }
@@ -141,6 +150,22 @@ impl TcpConfig {
             dupack_threshold: d.dupack_threshold,
             delayed_ack: p.delayed_ack.unwrap_or(d.delayed_ack),
             delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),
+            few: few_params(p),
+            ecn: p.ecn.unwrap_or(d.ecn),
         }
     }
+}
+
+/// FeW is on when α < 1 or a bound is given; α = 1 alone is standard TCP
+/// (Eq. 9 with α = 1 is the standard rule), so default runs are unchanged.
+fn few_params(p: &TcpParams) -> Option<FewParams> {
+    let alpha = p.few_alpha.unwrap_or(1.0);
+    if alpha >= 1.0 && p.few_w_min.is_none() && p.few_ssthresh_min.is_none() {
+        return None;
+    }
+    Some(FewParams {
+        alpha,
+        w_min: p.few_w_min.unwrap_or(few::DEFAULT_W_MIN),
+        ssthresh_min: p.few_ssthresh_min.unwrap_or(few::DEFAULT_SSTHRESH_MIN),
+    })
 }

@@ -16,6 +16,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use super::ecn::EcnReceiver;
 use super::TcpConfig;
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
@@ -53,6 +54,8 @@ pub struct TcpSink {
     /// ACKs generated and not yet polled (their acknos).
     ack_queue: VecDeque<u64>,
     stats: SinkStats,
+    /// ECN-capable transport (RFC 3168 §6.1.3), when configured.
+    ecn: Option<EcnReceiver>,
 }
 
 impl TcpSink {
@@ -69,6 +72,7 @@ impl TcpSink {
             delack_deadline: None,
             ack_queue: VecDeque::new(),
             stats: SinkStats::default(),
+            ecn: cfg.ecn.then(EcnReceiver::default),
         }
     }
 
@@ -76,6 +80,9 @@ impl TcpSink {
     pub fn handle_segment(&mut self, now: SimTime, seg: &TcpSegment) {
         if seg.payload == 0 {
             return;
+        }
+        if let Some(e) = self.ecn.as_mut() {
+            e.on_data(seg.ecn);
         }
         if seg.seqno < self.rcv_nxt || self.ooo.contains_key(&seg.seqno) {
             self.stats.duplicates += 1;
@@ -133,7 +140,8 @@ impl TcpSink {
     pub fn poll_transmit(&mut self, _now: SimTime) -> Option<TcpSegment> {
         let ackno = self.ack_queue.pop_front()?;
         self.stats.acks_sent += 1;
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options: 0, retransmit: false })
+        let ecn = self.ecn.as_ref().map(EcnReceiver::ack_bits).unwrap_or_default();
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options: 0, retransmit: false, ecn })
     }
 
     /// When the delayed-ACK timer fires, if it is running.

@@ -5,7 +5,9 @@ mod support;
 
 mod clamp;
 mod config;
+mod ecn;
 mod fast_recovery;
+mod few;
 mod rto;
 mod rwnd;
 mod sink;
