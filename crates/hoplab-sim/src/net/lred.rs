@@ -17,13 +17,18 @@
 //! that are not ECN-capable are never dropped (seed 001 used LRED only as an
 //! ECN marker); RED's count-since-last-mark correction is not applied.
 //!
-//! Defaults (the LRED paper's own values could not be checked: only its
-//! abstract was reachable): min_th = 1 and max_th = 2 retransmissions per
-//! packet, where one retry per packet on average means the MAC is no longer
-//! coping with contention at first try; max_p = 0.1, ns-2 RED's default
-//! (`linterm_` 10); weight = 0.02, so the average spans about fifty packets,
-//! a fraction of a second at the rates of a 2 Mbit/s chain (RED's 0.002 is
-//! for a queue sampled at every arrival of a fast link).
+//! Defaults are ours: the LRED paper's own values could not be checked (only
+//! its abstract was reachable from here), and seed 001 gives none.
+//! - min_th = 0.5, max_th = 1.5 retransmissions per packet. An uncontended
+//!   link needs none; in seed 001's saturated 6-hop DSR chain with standard
+//!   TCP each node averages 0.3 to 0.7 retransmissions per DATA frame here
+//!   (`mac_retransmissions / mac_data_sent`), so a threshold of one retry
+//!   would never mark and LRED would do nothing. Marking starts at one retry
+//!   every other packet and reaches max_p at three every two.
+//! - max_p = 0.1, ns-2 RED's default (`linterm_` 10).
+//! - weight = 0.02: the average spans about fifty packets, a fraction of a
+//!   second at a 2 Mbit/s chain's rates (RED's 0.002 is for a queue sampled
+//!   at every arrival on a fast link).
 //!
 //! Which transmissions update the average: every unicast packet the node
 //! sends (data, TCP ACKs, routing), when its MAC exchange ends, with the
@@ -42,7 +47,7 @@ pub struct LredParams {
 
 impl Default for LredParams {
     fn default() -> Self {
-        LredParams { min_th: 1.0, max_th: 2.0, max_p: 0.1, weight: 0.02 }
+        LredParams { min_th: 0.5, max_th: 1.5, max_p: 0.1, weight: 0.02 }
     }
 }
 
@@ -119,7 +124,9 @@ mod tests {
         assert_eq!(l.avg(), 1.0);
         l.on_tx_done(2);
         assert_eq!(l.avg(), 1.5);
-        assert!((l.probability() - 0.05).abs() < 1e-12, "halfway between 1 and 2 retries: max_p / 2");
-        assert!(l.should_mark(0.04) && !l.should_mark(0.06));
+        assert!((l.probability() - 0.1).abs() < 1e-12, "at max_th: max_p");
+        l.on_tx_done(0);
+        assert!((l.probability() - 0.025).abs() < 1e-12, "a quarter of the way: max_p / 4");
+        assert!(l.should_mark(0.02) && !l.should_mark(0.03));
     }
 }

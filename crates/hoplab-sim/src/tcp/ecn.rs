@@ -11,7 +11,12 @@
 //!   halves the window: with m = min(cwnd, FlightSize at the ACK's arrival),
 //!   cwnd = m/2 and ssthresh = max(m/2, floor), floor being RFC 5681's two
 //!   segments (Eq. 4) or FeW's ssthresh_min; cwnd never rises and is kept at
-//!   or above one segment (FeW: w_min). CWR goes on the next new data segment.
+//!   or above one segment (FeW: w_min). CWR goes on the next new data segment,
+//!   and the window of this reduction then extends to that segment: ACKs
+//!   sent before the receiver saw CWR still echo the old mark, so ECE counts
+//!   again only on an ACK that covers the CWR segment (Linux ends its CWR
+//!   state at the highest segment sent instead, and can halve twice for one
+//!   mark when delayed ACKs straddle the CWR segment).
 //!   Not modelled: §6.1.2's "cwnd of one: wait for the retransmission timer
 //!   before sending" (without FeW the window stays one segment).
 
@@ -23,17 +28,22 @@ use crate::wire::Ecn;
 pub struct EcnSender {
     /// Set CWR on the next new data segment.
     cwr_pending: bool,
-    /// Highest segment sent at the last ECN reduction.
+    /// The last ECN reduction's window ends at this segment: the highest
+    /// sent at the reduction, then the segment that carried CWR.
     high: Option<u64>,
 }
 
 impl EcnSender {
-    /// ECN bits of an outgoing data segment.
-    pub fn outgoing(&mut self, retransmit: bool) -> Ecn {
+    /// ECN bits of outgoing data segment `seq`.
+    pub fn outgoing(&mut self, seq: u64, retransmit: bool) -> Ecn {
         if retransmit {
             return Ecn::default(); // §6.1.5: retransmissions are not ECT
         }
-        Ecn { ect: true, cwr: std::mem::take(&mut self.cwr_pending), ..Ecn::default() }
+        let cwr = std::mem::take(&mut self.cwr_pending);
+        if cwr {
+            self.high = Some(seq);
+        }
+        Ecn { ect: true, cwr, ..Ecn::default() }
     }
 
     /// An ACK with ECE arrived; `snd_una` and `snd_max` are after the ACK,

@@ -368,7 +368,7 @@ impl TcpSender {
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
-        let ecn = self.ecn.as_mut().map(|e| e.outgoing(retransmit)).unwrap_or_default();
+        let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
         TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, retransmit, ecn }
     }
 

@@ -80,10 +80,13 @@ fn ece_halves_once_per_window_and_cwr_goes_on_the_next_new_segment() {
     assert!(!sent.is_empty());
     assert!(sent[0].ecn.cwr, "CWR on the first new data segment after the reduction");
     assert!(sent[1..].iter().all(|seg| !seg.ecn.cwr), "and only on it");
-    // Once the window outstanding at the reduction (0..=9) is acknowledged,
-    // a new ECE reduces again.
-    let next = sent[0].seqno;
-    s.handle_ack(ms(200), &ece(next + 1));
+    // ACKs up to the CWR segment may still echo the old mark: ignored.
+    let cwr_seq = sent[0].seqno;
+    assert_eq!(cwr_seq, 10);
+    s.handle_ack(ms(200), &ece(cwr_seq));
+    assert_eq!(s.stats().ecn_reductions, 1, "the ACK before the CWR segment echoes the same mark");
+    // Once the CWR segment is acknowledged, ECE is a new mark.
+    s.handle_ack(ms(210), &ece(cwr_seq + 1));
     assert_eq!(s.stats().ecn_reductions, 2);
 }
 
