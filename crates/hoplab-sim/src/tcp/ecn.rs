@@ -16,7 +16,9 @@
 //!   sent before the receiver saw CWR still echo the old mark, so ECE counts
 //!   again only on an ACK that covers the CWR segment (Linux ends its CWR
 //!   state at the highest segment sent instead, and can halve twice for one
-//!   mark when delayed ACKs straddle the CWR segment).
+//!   mark when delayed ACKs straddle the CWR segment). A retransmission of
+//!   the CWR segment carries CWR again, so a lost CWR cannot leave the
+//!   receiver echoing one mark for ever.
 //!   Not modelled: §6.1.2's "cwnd of one: wait for the retransmission timer
 //!   before sending" (without FeW the window stays one segment).
 
@@ -31,17 +33,22 @@ pub struct EcnSender {
     /// The last ECN reduction's window ends at this segment: the highest
     /// sent at the reduction, then the segment that carried CWR.
     high: Option<u64>,
+    /// The last segment that carried CWR.
+    cwr_sent: Option<u64>,
 }
 
 impl EcnSender {
     /// ECN bits of outgoing data segment `seq`.
     pub fn outgoing(&mut self, seq: u64, retransmit: bool) -> Ecn {
         if retransmit {
-            return Ecn::default(); // §6.1.5: retransmissions are not ECT
+            // §6.1.5: retransmissions are not ECT. A resent CWR segment keeps
+            // CWR: were it lost, the receiver would echo one mark forever.
+            return Ecn { cwr: self.cwr_sent == Some(seq), ..Ecn::default() };
         }
         let cwr = std::mem::take(&mut self.cwr_pending);
         if cwr {
             self.high = Some(seq);
+            self.cwr_sent = Some(seq);
         }
         Ecn { ect: true, cwr, ..Ecn::default() }
     }

@@ -85,6 +85,13 @@ fn ece_halves_once_per_window_and_cwr_goes_on_the_next_new_segment() {
     assert_eq!(cwr_seq, 10);
     s.handle_ack(ms(200), &ece(cwr_seq));
     assert_eq!(s.stats().ecn_reductions, 1, "the ACK before the CWR segment echoes the same mark");
+    // A retransmission of the CWR segment carries CWR again (not ECT).
+    for _ in 0..3 {
+        s.handle_ack(ms(205), &ack(cwr_seq));
+    }
+    let rtx = drain(&mut s, ms(205));
+    assert_eq!(rtx[0].seqno, cwr_seq);
+    assert_eq!(rtx[0].ecn, Ecn { cwr: true, ..Ecn::default() });
     // Once the CWR segment is acknowledged, ECE is a new mark.
     s.handle_ack(ms(210), &ece(cwr_seq + 1));
     assert_eq!(s.stats().ecn_reductions, 2);
