@@ -7,7 +7,8 @@
 //!   CWR arrives (§6.1.3); a segment with both clears, then sets again.
 //! - Sender: on ECE, reduce once per window of data (§6.1.2): no reduction
 //!   in fast recovery, nor before the cumulative ACK passes the highest
-//!   segment sent at the last loss reaction or ECN reduction. The reduction
+//!   segment sent at the last loss reaction or ECN reduction, nor while the
+//!   CWR of the last reduction has not been sent yet. The reduction
 //!   halves the window: with m = min(cwnd, FlightSize at the ACK's arrival),
 //!   cwnd = m/2 and ssthresh = max(m/2, floor), floor being RFC 5681's two
 //!   segments (Eq. 4) or FeW's ssthresh_min; cwnd never rises and is kept at
@@ -58,7 +59,8 @@ impl EcnSender {
     /// now (§6.1.2: at most once per window, not on top of a loss reaction).
     pub fn on_ece(&mut self, snd_una: u64, snd_max: u64, in_recovery: bool, loss_recover: Option<u64>) -> bool {
         let covered = |h: Option<u64>| h.is_none_or(|h| snd_una > h);
-        if in_recovery || !covered(loss_recover) || !covered(self.high) || snd_max == 0 {
+        // Until CWR has gone out, the receiver is still echoing the old mark.
+        if self.cwr_pending || in_recovery || !covered(loss_recover) || !covered(self.high) || snd_max == 0 {
             return false;
         }
         self.high = Some(snd_max - 1);
