@@ -77,3 +77,33 @@ fn few_alpha_001_keeps_a_smaller_window_than_alpha_1() {
     }
     report("alpha = 0.01, ecn + lred", &chain6("few_alpha = 0.01\necn = true", true));
 }
+
+#[test]
+fn bad_few_ecn_and_lred_values_name_their_field() {
+    let base = "duration = 10.0\n[topology]\nkind = \"chain\"\nnodes = 3\nspacing = 200.0\n\
+                [[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n";
+    let cases: &[(&str, &str)] = &[
+        ("tcp = { few_alpha = 0.0 }\n", "flows[0].tcp.few_alpha"),
+        ("tcp = { few_alpha = 1.5 }\n", "flows[0].tcp.few_alpha"),
+        ("tcp = { few_w_min = 0.0 }\n", "flows[0].tcp.few_w_min"),
+        ("tcp = { few_w_min = 2.0 }\n", "flows[0].tcp.few_w_min"),
+        ("tcp = { few_ssthresh_min = 1.0 }\n", "flows[0].tcp.few_ssthresh_min"),
+        ("[tcp]\nfew_alpha = -0.1\n", "tcp.few_alpha"),
+        ("[lred]\nenabled = true\nmin_th = -1.0\n", "lred.min_th"),
+        ("[lred]\nmin_th = 2.0\nmax_th = 2.0\n", "lred.max_th"),
+        ("[lred]\nmax_p = 0.0\n", "lred.max_p"),
+        ("[lred]\nmax_p = 1.5\n", "lred.max_p"),
+        ("[lred]\nweight = 0.0\n", "lred.weight"),
+        ("[lred]\nweight = 1.5\n", "lred.weight"),
+        ("[lred]\nthreshold = 1.0\n", "lred"),
+    ];
+    for (extra, field) in cases {
+        let text = format!("{base}{extra}");
+        match hoplab_sim::Scenario::from_toml_str(&text) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => assert!(e.field.starts_with(field), "{extra:?}: error names {:?}, not {field}: {e}", e.field),
+        }
+    }
+    let ok = format!("{base}[tcp]\nfew_alpha = 1.0\nfew_w_min = 1.0\nfew_ssthresh_min = 0.5\necn = true\n[lred]\nenabled = true\nmin_th = 0.0\nmax_th = 0.1\nmax_p = 1.0\nweight = 1.0\n");
+    hoplab_sim::Scenario::from_toml_str(&ok).unwrap();
+}
