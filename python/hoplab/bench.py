@@ -21,6 +21,7 @@ A TCP-variant scenario is a scenario above with one [tcp] change, judged
 against that scenario (wall time <= 1.5x):
 
 (g) grid7-dsr-sack: grid7-dsr with SACK, variant = "sack" (RFC 2018, RFC 6675).
+(h) grid7-dsr-few: grid7-dsr with FeW, few_alpha = 0.01 (seed 001 §4).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ SCENARIOS: dict[str, tuple[str, float | None]] = {
     "rand200-aodv": ("rand200 with AODV", None),
     "rand200-olsr": ("rand200 with OLSR", None),
     "grid7-dsr-sack": ("grid7-dsr with SACK", None),
+    "grid7-dsr-few": ("grid7-dsr with FeW, alpha 0.01", None),
 }
 RSS_TARGET_MB = 200.0
 
@@ -63,6 +65,7 @@ ROUTING_RATIO_TARGET = 3.0
 # TCP-variant scenario -> (the scenario it changes, its [tcp] changes)
 TCP_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "grid7-dsr-sack": ("grid7-dsr", {"variant": "sack"}),
+    "grid7-dsr-few": ("grid7-dsr", {"few_alpha": 0.01}),
 }
 # A TCP-variant scenario's wall time may be at most this multiple of its base's.
 TCP_RATIO_TARGET = 1.5

@@ -202,6 +202,16 @@ def test_bench_sack_scenario_changes_only_the_variant():
     assert sack == base
 
 
+def test_bench_few_scenario_changes_only_few_alpha():
+    from hoplab.bench import TCP_VARIANTS, build
+
+    assert TCP_VARIANTS["grid7-dsr-few"] == ("grid7-dsr", {"few_alpha": 0.01})
+    few, base = build("grid7-dsr-few"), build("grid7-dsr")
+    assert few["tcp"] == {**base["tcp"], "few_alpha": 0.01}
+    del few["tcp"], base["tcp"], few["name"], base["name"]
+    assert few == base
+
+
 def test_bench_ratio_and_verdict():
     from hoplab import bench as b
 

@@ -76,6 +76,7 @@ fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyD
     column!(d, rows, rto_time_s);
     column!(d, rows, no_route_s);
     column!(d, rows, longest_gap_s);
+    column!(d, rows, ecn_reductions);
     Ok(d)
 }
 
@@ -132,6 +133,7 @@ fn nodes_dict<'py>(py: Python<'py>, rows: &[NodeRow]) -> PyResult<Bound<'py, PyD
     column!(d, rows, mac_retransmissions);
     column!(d, rows, rx_collisions);
     column!(d, rows, forwarded);
+    column!(d, rows, ecn_marks);
     Ok(d)
 }
 

@@ -11,6 +11,8 @@ use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacEvent, MacTimer, MAC_TIMERS};
 use crate::measure::NetStats;
 use crate::net::arp::{Arp, ArpOut};
+use crate::net::lred::LinkRed;
+use crate::rng::Stream;
 use crate::net::{DropReason, RouteAction, Router};
 use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
@@ -48,6 +50,8 @@ pub struct NodeStats {
     /// Diagnostics per data packet uid (routing packets excluded), off
     /// unless `World::count_data_frames` turned them on.
     pub data_tx: Option<BTreeMap<u64, DataTx>>,
+    /// Packets LRED marked CE here (net/lred.rs).
+    pub ecn_marks: u64,
 }
 
 /// How one node handled one data packet (diagnostics for tests).
@@ -74,6 +78,10 @@ pub struct Node {
     pub stats: NodeStats,
     /// `[output] trace`: what this node sent, received and dropped.
     pub trace: Option<Tracer>,
+    /// `[lred] enabled`: link-layer ECN marking and its random stream.
+    pub lred: Option<(LinkRed, Stream)>,
+    /// MAC retransmissions counted when the current packet went to the MAC.
+    lred_retx_base: u64,
     timers: Vec<TimerSlot>,
     first_agent_timer: usize,
     next_uid: u64,
@@ -103,6 +111,8 @@ impl Node {
             agents,
             stats: NodeStats::default(),
             trace: None,
+            lred: None,
+            lred_retx_base: 0,
             timers,
             first_agent_timer,
             next_uid: 0,
@@ -225,7 +235,8 @@ impl Node {
                 continue;
             }
             if self.mac.is_ready() {
-                if let Some((p, nh)) = self.ifq.dequeue(now) {
+                if let Some((mut p, nh)) = self.ifq.dequeue(now) {
+                    self.lred_mark(&mut p);
                     self.mac.enqueue(now, p, nh);
                     continue;
                 }
@@ -251,6 +262,7 @@ impl Node {
             MacEvent::TxOk { next_hop, uid } => {
                 // (ARP replies included: a unicast ACKed proves the link.)
                 if next_hop != BROADCAST {
+                    self.lred_done(false);
                     let mut acts = std::mem::take(&mut self.route_actions);
                     self.router_touched = true;
                     self.router.tx_ok(now, next_hop, uid, &mut acts);
@@ -259,6 +271,7 @@ impl Node {
                 }
             }
             MacEvent::TxFailed { next_hop, packet } => {
+                self.lred_done(true);
                 self.drop_packet(now, DropReason::Ret, &packet);
                 // ns-2 sets no transmit-failure callback on ARP replies
                 // (arp.cc arpinput): the MAC just drops them.
@@ -281,6 +294,28 @@ impl Node {
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
             }
+        }
+    }
+
+    /// LRED: the head of the interface queue goes to the MAC; mark CE on it
+    /// with the current probability if it is ECN-capable (net/lred.rs).
+    fn lred_mark(&mut self, p: &mut Packet) {
+        let Some((lred, rng)) = self.lred.as_mut() else { return };
+        self.lred_retx_base = self.mac.stats.retransmissions;
+        if let Body::Tcp(s) = &mut p.body {
+            if s.ecn.ect && !s.ecn.ce && lred.should_mark(rng.unit()) {
+                s.ecn.ce = true;
+                self.stats.ecn_marks += 1;
+            }
+        }
+    }
+
+    /// LRED: a unicast MAC exchange ended; average its retransmissions
+    /// (a failed one also counts its last, unanswered attempt).
+    fn lred_done(&mut self, failed: bool) {
+        if let Some((lred, _)) = self.lred.as_mut() {
+            let retries = self.mac.stats.retransmissions - self.lred_retx_base + failed as u64;
+            lred.on_tx_done(retries as u32);
         }
     }
 

@@ -47,6 +47,8 @@ pub struct FlowRow {
     pub no_route_s: f64,
     /// Longest gap between consecutive data arrivals at the destination.
     pub longest_gap_s: f64,
+    /// TCP window reductions in response to ECN-Echo (RFC 3168).
+    pub ecn_reductions: u64,
 }
 
 /// Control packets a node sent (originated or forwarded), by message type.
@@ -120,6 +122,8 @@ pub struct NodeRow {
     pub rx_collisions: u64,
     /// Packets this node forwarded for others.
     pub forwarded: u64,
+    /// Packets LRED marked CE at this node.
+    pub ecn_marks: u64,
 }
 
 /// Drop counters keyed the way ns-2 traces name them (seed 002 Appendix B).

@@ -16,6 +16,8 @@ pub enum Purpose {
     App = 4,
     Topology = 5,
     Mobility = 6,
+    /// LRED marking draws (net/lred.rs), only when LRED is on.
+    Lred = 7,
 }
 
 /// A deterministic random stream.

@@ -56,6 +56,33 @@ pub struct Scenario {
     pub flows: Vec<Flow>,
     #[serde(default)]
     pub output: Output,
+    /// Link-layer ECN marking (LRED), off by default.
+    #[serde(default)]
+    pub lred: Lred,
+}
+
+/// LRED (Fu et al., INFOCOM 2003), as seed 001 §5.5 ran it: each node keeps
+/// an EWMA of MAC retransmissions per packet and marks CE on ECN-capable
+/// packets with a probability that rises from 0 at `min_th` to `max_p` at
+/// `max_th` (net/lred.rs documents the defaults).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Lred {
+    pub enabled: bool,
+    /// Average retransmissions per packet where marking starts.
+    pub min_th: f64,
+    /// Average retransmissions per packet where the probability reaches `max_p`.
+    pub max_th: f64,
+    pub max_p: f64,
+    /// EWMA weight of each new packet's retransmission count.
+    pub weight: f64,
+}
+
+impl Default for Lred {
+    fn default() -> Self {
+        let d = crate::net::lred::LredParams::default();
+        Lred { enabled: false, min_th: d.min_th, max_th: d.max_th, max_p: d.max_p, weight: d.weight }
+    }
 }
 
 fn default_name() -> String {
@@ -405,6 +432,14 @@ pub struct TcpParams {
     pub receiver: Option<TcpReceiver>,
     /// How max_cwnd applies: "sender" (default) or "receiver".
     pub clamp: Option<WindowClamp>,
+    /// FeW window growth per RTT, 0 < α ≤ 1 (seed 001 Eq. 9; 1 = standard TCP).
+    pub few_alpha: Option<f64>,
+    /// FeW lower bound of cwnd in segments (seed 001 §4), 0 < w_min ≤ 1.
+    pub few_w_min: Option<f64>,
+    /// FeW lower bound of ssthresh in segments (seed 001 §4), 0 < v < 1.
+    pub few_ssthresh_min: Option<f64>,
+    /// ECN-capable transport (RFC 3168).
+    pub ecn: Option<bool>,
 }
 
 impl TcpParams {
@@ -426,6 +461,10 @@ impl TcpParams {
             vegas_gamma: self.vegas_gamma.or(base.vegas_gamma),
             receiver: self.receiver.or(base.receiver),
             clamp: self.clamp.or(base.clamp),
+            few_alpha: self.few_alpha.or(base.few_alpha),
+            few_w_min: self.few_w_min.or(base.few_w_min),
+            few_ssthresh_min: self.few_ssthresh_min.or(base.few_ssthresh_min),
+            ecn: self.ecn.or(base.ecn),
         }
     }
 }
@@ -552,6 +591,7 @@ impl Scenario {
         at_least("link.arp_queue_limit", self.link.arp_queue_limit as f64, 1.0)?;
         self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
+        self.validate_lred()?;
         for (i, f) in self.flows.iter().enumerate() {
             let p = format!("flows[{i}]");
             for (name, node) in [("src", f.src), ("dst", f.dst)] {
@@ -620,6 +660,21 @@ impl Scenario {
                 return err(format!("{p}.at"), format!("legs of node {} must be listed in time order", l.node));
             }
             last_at[l.node as usize] = l.at;
+        }
+        Ok(())
+    }
+
+    fn validate_lred(&self) -> Result<(), ScenarioError> {
+        let l = &self.lred;
+        non_negative("lred.min_th", l.min_th)?;
+        if !l.max_th.is_finite() || l.max_th <= l.min_th {
+            return err("lred.max_th", format!("{} must be above min_th ({})", l.max_th, l.min_th));
+        }
+        if !(l.max_p > 0.0 && l.max_p <= 1.0) {
+            return err("lred.max_p", format!("{} is outside (0, 1]", l.max_p));
+        }
+        if !(l.weight > 0.0 && l.weight <= 1.0) {
+            return err("lred.weight", format!("{} is outside (0, 1]", l.weight));
         }
         Ok(())
     }
@@ -704,6 +759,21 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
     for (name, v) in [("delack_timeout", t.delack_timeout), ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), ("max_rto", t.max_rto)] {
         if let Some(v) = v {
             positive(&format!("{p}.{name}"), v)?;
+        }
+    }
+    if let Some(a) = t.few_alpha {
+        if !(a > 0.0 && a <= 1.0) {
+            return err(format!("{p}.few_alpha"), format!("{a} is outside (0, 1] (seed 001 Eq. 9)"));
+        }
+    }
+    if let Some(w) = t.few_w_min {
+        if !(w > 0.0 && w <= 1.0) {
+            return err(format!("{p}.few_w_min"), format!("{w} segments is outside (0, 1]"));
+        }
+    }
+    if let Some(v) = t.few_ssthresh_min {
+        if !(v > 0.0 && v < 1.0) {
+            return err(format!("{p}.few_ssthresh_min"), format!("{v} segments is outside (0, 1) (seed 001 §4)"));
         }
     }
     if let (Some(lo), Some(hi)) = (t.min_rto, t.max_rto) {

@@ -43,6 +43,24 @@ pub struct TcpSegment {
     /// `ackno` on (RFC 9293 §3.1; in the 20-byte header). `None`: the
     /// segment carries no window the peer should take (data segments).
     pub window: Option<u32>,
+    /// ECN bits (RFC 3168); all clear unless the flow is ECN-capable.
+    pub ecn: Ecn,
+}
+
+/// RFC 3168 ECN bits of one segment. ECT and CE are the IP header's ECN
+/// field (§5), ECE and CWR TCP header flags (§6.1); they ride with the
+/// segment because only TCP uses them here. They occupy existing header
+/// bits, so sizes do not change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ecn {
+    /// ECN-Capable Transport: set by the sender on new data (§6.1.2, §6.1.5).
+    pub ect: bool,
+    /// Congestion Experienced: set by a router (here LRED) on an ECT packet.
+    pub ce: bool,
+    /// ECN-Echo: the receiver saw CE and has not yet seen CWR (§6.1.3).
+    pub ece: bool,
+    /// Congestion Window Reduced: the sender reacted to ECE (§6.1.2).
+    pub cwr: bool,
 }
 
 impl TcpSegment {
@@ -297,12 +315,12 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default() };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default() };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);

@@ -114,6 +114,11 @@ impl World {
                 };
                 let mut node = Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag);
                 node.trace = sc.output.trace.then(Tracer::default);
+                if sc.lred.enabled {
+                    let l = &sc.lred;
+                    let p = crate::net::lred::LredParams { min_th: l.min_th, max_th: l.max_th, max_p: l.max_p, weight: l.weight };
+                    node.lred = Some((crate::net::lred::LinkRed::new(p), Stream::new(seed, id, Purpose::Lred)));
+                }
                 node
             })
             .collect();
@@ -239,6 +244,7 @@ impl World {
                     }
                     row.timeouts = s.timeouts;
                     row.fast_retransmits = s.fast_retransmits;
+                    row.ecn_reductions = s.ecn_reductions;
                     row.stream_errors = k.stream_errors;
                     row.rto_time_s = src.sender.rto_time_until(self.end);
                     for t in src.sender.take_trace() {
@@ -290,6 +296,7 @@ impl World {
                 mac_retransmissions: m.retransmissions,
                 rx_collisions: node.stats.rx_collisions,
                 forwarded: node.stats.forwarded,
+                ecn_marks: node.stats.ecn_marks,
             });
             for (&(reason, ptype), &count) in &node.stats.drops {
                 drops.push(DropRow { node: node.id, layer: reason.layer(), reason: reason.code(), packet_type: ptype.name(), count });

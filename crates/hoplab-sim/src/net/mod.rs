@@ -7,6 +7,7 @@ pub mod check;
 pub mod drop;
 pub mod dsdv;
 pub mod dsr;
+pub mod lred;
 pub mod msg;
 pub mod olsr;
 pub mod routing;

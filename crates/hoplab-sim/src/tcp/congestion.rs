@@ -21,11 +21,13 @@ pub struct Window {
     cwnd: f64,
     ssthresh: f64,
     clamp: Option<u32>,
+    /// Lowest cwnd: one segment, or FeW's w_min (seed 001 §4).
+    floor: f64,
 }
 
 impl Window {
     pub fn new(initial_cwnd: u32, initial_ssthresh: f64, clamp: Option<u32>) -> Window {
-        let mut w = Window { cwnd: 0.0, ssthresh: initial_ssthresh, clamp };
+        let mut w = Window { cwnd: 0.0, ssthresh: initial_ssthresh, clamp, floor: 1.0 };
         w.set_cwnd(initial_cwnd as f64);
         w
     }
@@ -38,13 +40,17 @@ impl Window {
     pub fn clamp(&self) -> Option<u32> {
         self.clamp
     }
-    /// Set cwnd, never above the clamp nor below one segment.
+    /// Set cwnd, never above the clamp nor below the floor (one segment).
     pub fn set_cwnd(&mut self, cwnd: f64) {
         let c = match self.clamp {
             Some(m) => cwnd.min(m as f64),
             None => cwnd,
         };
-        self.cwnd = c.max(1.0);
+        self.cwnd = c.max(self.floor);
+    }
+    /// Lower the floor below one segment (FeW's w_min, seed 001 §4).
+    pub fn set_floor(&mut self, floor: f64) {
+        self.floor = floor;
     }
     pub fn set_ssthresh(&mut self, ssthresh: f64) {
         self.ssthresh = ssthresh;

@@ -18,6 +18,8 @@
 
 pub mod ack_policy;
 pub mod congestion;
+pub mod ecn;
+pub mod few;
 pub mod rtt;
 pub mod sack;
 pub mod scoreboard;
@@ -28,6 +30,7 @@ pub mod vegas;
 #[cfg(test)]
 mod tests;
 
+pub use few::FewParams;
 pub use congestion::{AckInfo, Congestion, CongestionControl, NewReno, RecoveryStep, Reno, Window};
 pub use rtt::RttEstimator;
 pub use sender::{SenderStats, TcpSender, TraceSample};
@@ -93,6 +96,10 @@ pub struct TcpConfig {
     pub receiver: TcpReceiver,
     /// How `max_cwnd` applies: a cap on cwnd, or the receiver's advertised window.
     pub clamp: WindowClamp,
+    /// FeW (seed 001 §4); `None` = standard window growth.
+    pub few: Option<FewParams>,
+    /// ECN-capable transport (RFC 3168).
+    pub ecn: bool,
 }
 
 /// The default advertised window: 65535 bytes, the largest without window
@@ -137,6 +144,8 @@ impl Default for TcpConfig {
             delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
             receiver: TcpReceiver::Ns2,
             clamp: WindowClamp::Sender,
+            few: None,
+            ecn: false,
         }
     }
 }
@@ -168,6 +177,22 @@ impl TcpConfig {
             delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),
             receiver,
             clamp: p.clamp.unwrap_or(d.clamp),
+            few: few_params(p),
+            ecn: p.ecn.unwrap_or(d.ecn),
         }
     }
+}
+
+/// FeW is on when α < 1 or a bound is given; α = 1 alone is standard TCP
+/// (Eq. 9 with α = 1 is the standard rule), so default runs are unchanged.
+fn few_params(p: &TcpParams) -> Option<FewParams> {
+    let alpha = p.few_alpha.unwrap_or(1.0);
+    if alpha >= 1.0 && p.few_w_min.is_none() && p.few_ssthresh_min.is_none() {
+        return None;
+    }
+    Some(FewParams {
+        alpha,
+        w_min: p.few_w_min.unwrap_or(few::DEFAULT_W_MIN),
+        ssthresh_min: p.few_ssthresh_min.unwrap_or(few::DEFAULT_SSTHRESH_MIN),
+    })
 }

@@ -30,6 +30,8 @@
 use std::collections::VecDeque;
 
 use super::congestion::{AckInfo, AckTiming, Congestion, DupAckStep, DupAckTiming, RecoveryStep, SentSegment, Window};
+use super::ecn::{self, EcnSender};
+use super::few::Few;
 use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::{TcpConfig, Variant, MAX_WINDOW_BYTES};
@@ -55,6 +57,8 @@ pub struct SenderStats {
     /// each episode runs from when the first expiring timer was armed to the
     /// next new ACK, consecutive backed-off timeouts included.
     pub rto_time_s: f64,
+    /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
 }
 
 /// One point of the cwnd / ssthresh / srtt / rto time series.
@@ -123,6 +127,10 @@ pub struct TcpSender {
     record_trace: bool,
     trace: Vec<TraceSample>,
     last_traced: Option<(f64, f64, Option<Dur>, Dur)>,
+    /// FeW (seed 001 §4), when configured.
+    few: Option<Few>,
+    /// ECN-capable transport (RFC 3168), when configured.
+    ecn: Option<EcnSender>,
 }
 
 
@@ -167,7 +175,18 @@ impl TcpSender {
             record_trace,
             trace: Vec::new(),
             last_traced: None,
+            few: None,
+            ecn: cfg.ecn.then(EcnSender::default),
         }
+        .with_few(cfg)
+    }
+
+    fn with_few(mut self, cfg: &TcpConfig) -> Self {
+        if let Some(p) = cfg.few {
+            self.window.set_floor(p.w_min);
+            self.few = Some(Few::new(p));
+        }
+        self
     }
 
     pub fn flow(&self) -> u32 {
@@ -177,6 +196,7 @@ impl TcpSender {
     /// Feed an ACK segment received from the sink.
     pub fn handle_ack(&mut self, now: SimTime, ack: &TcpSegment) {
         let a = ack.ackno;
+        let flight_before = self.snd_max - self.snd_una;
         if let Some(w) = ack.window.filter(|_| a >= self.snd_una && a <= self.snd_max) {
             // RFC 9293 §3.10.7.4: take SND.WND from an ACK that is not older
             // than the last one (our ACKs carry no data, so SEG.SEQ is fixed).
@@ -193,6 +213,9 @@ impl TcpSender {
             self.on_new_ack(now, a);
         } else if a == self.snd_una && self.snd_max > self.snd_una && ack.payload == 0 && sack_news {
             self.on_dupack(now); // RFC 5681 §2 DUPLICATE ACKNOWLEDGMENT
+        }
+        if ack.ecn.ece && a <= self.snd_max {
+            self.on_ece(flight_before);
         }
         self.record(now);
     }
@@ -236,7 +259,11 @@ impl TcpSender {
             }
         } else {
             let info = AckInfo { acked, flight, full: false, first_partial: false };
+            let before = (self.window.cwnd(), self.window.ssthresh());
             self.cc.hooks().on_ack(&mut self.window, &info);
+            if let Some(f) = &self.few {
+                f.scale_increase(&mut self.window, before.0, before.1); // seed 001 Eq. 9
+            }
         }
         let timing = AckTiming {
             now,
@@ -316,6 +343,9 @@ impl TcpSender {
     /// The retransmission timer expired. Does nothing if it has not (a
     /// caller may wake early or for another timer).
     pub fn handle_timeout(&mut self, now: SimTime) {
+        if let Some(f) = self.few.as_mut() {
+            f.handle_timeout(now); // the W < 1 send timer (seed 001 §4)
+        }
         match self.rto_deadline {
             Some(t) if now >= t => {}
             _ => return,
@@ -326,7 +356,11 @@ impl TcpSender {
             self.backoff_since = Some(SimTime(now.0.saturating_sub(self.rtt.rto().0)));
         }
         let flight = self.snd_max - self.snd_una;
+        let cwnd_before = self.window.cwnd();
         self.cc.hooks().on_timeout(&mut self.window, flight, now); // RFC 5681 §3.1 Eq. 4
+        if let Some(f) = self.few.as_mut() {
+            f.on_rto(&mut self.window, cwnd_before, flight); // seed 001 §4 bounds
+        }
         self.rtt.backoff(); // RFC 6298 (5.5)
         if self.snd_max > 0 {
             self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2 / ns-2
@@ -358,7 +392,11 @@ impl TcpSender {
         }
         let seq = self.snd_nxt;
         // RFC 5681 §2: what may be outstanding is min(cwnd, rwnd).
-        if seq >= self.snd_una + self.window.usable().min(self.rwnd) {
+        let mut usable = self.window.usable().min(self.rwnd);
+        if usable == 0 && seq == self.snd_una {
+            usable = self.few_paced_slot(now);
+        }
+        if seq >= self.snd_una + usable {
             return None;
         }
         let resend = seq < self.snd_max;
@@ -408,6 +446,9 @@ impl TcpSender {
         }
         self.stats.segments_sent += 1;
         self.cc.hooks().on_send(now, seq, retransmit);
+        if let Some(f) = self.few.as_mut() {
+            f.on_sent(now);
+        }
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
         }
@@ -415,12 +456,39 @@ impl TcpSender {
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
-        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None }
+        let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
+        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn }
     }
 
-    /// When the retransmission timer fires; `None` if nothing is outstanding.
+    /// FeW with W < 1 and nothing in flight: one segment may go if RTT/W has
+    /// passed since the last (seed 001 §4); else its timer is armed.
+    fn few_paced_slot(&mut self, now: SimTime) -> u64 {
+        let rtt = self.rtt.srtt().unwrap_or(self.rtt.rto());
+        let cwnd = self.window.cwnd();
+        match self.few.as_mut() {
+            Some(f) if cwnd < 1.0 => f.may_send(now, cwnd, rtt) as u64,
+            _ => 0,
+        }
+    }
+
+    /// An ACK carried ECN-Echo (RFC 3168 §6.1.2).
+    fn on_ece(&mut self, flight_before: u64) {
+        let Some(e) = self.ecn.as_mut() else { return };
+        if e.on_ece(self.snd_una, self.snd_max, self.in_recovery, self.recover) {
+            let floor = self.few.as_ref().map_or(2.0, |f| f.params().ssthresh_min);
+            ecn::reduce(&mut self.window, flight_before, floor);
+            self.stats.ecn_reductions += 1;
+        }
+    }
+
+    /// The earliest of the retransmission timer and FeW's W < 1 send timer;
+    /// `None` if neither runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.rto_deadline
+        let few = self.few.as_ref().and_then(Few::poll_timeout);
+        match (self.rto_deadline, few) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Stop sending new data (the flow's stop time). Retransmissions of

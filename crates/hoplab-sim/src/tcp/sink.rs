@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::ack_policy::AckPolicy;
+use super::ecn::EcnReceiver;
 use super::sack::SackReporter;
 use super::{TcpConfig, Variant};
 use crate::time::SimTime;
@@ -51,6 +52,8 @@ pub struct TcpSink {
     /// SACK blocks for each generated ACK, when the flow uses SACK (RFC 2018).
     sack: Option<SackReporter>,
     stats: SinkStats,
+    /// ECN-capable transport (RFC 3168 §6.1.3), when configured.
+    ecn: Option<EcnReceiver>,
 }
 
 impl TcpSink {
@@ -65,6 +68,7 @@ impl TcpSink {
             ack_queue: VecDeque::new(),
             sack: (cfg.variant == Variant::Sack).then(SackReporter::default),
             stats: SinkStats::default(),
+            ecn: cfg.ecn.then(EcnReceiver::default),
         }
     }
 
@@ -72,6 +76,9 @@ impl TcpSink {
     pub fn handle_segment(&mut self, now: SimTime, seg: &TcpSegment) {
         if seg.payload == 0 {
             return;
+        }
+        if let Some(e) = self.ecn.as_mut() {
+            e.on_data(seg.ecn);
         }
         if let Some(r) = self.sack.as_mut() {
             r.note_arrival(seg.seqno);
@@ -131,9 +138,10 @@ impl TcpSink {
     pub fn poll_transmit(&mut self, _now: SimTime) -> Option<TcpSegment> {
         let (ackno, window) = self.ack_queue.pop_front()?;
         self.stats.acks_sent += 1;
+        let ecn = self.ecn.as_ref().map(EcnReceiver::ack_bits).unwrap_or_default();
         let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
         let options = sack.option_bytes();
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window) })
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn })
     }
 
     /// When the delayed-ACK timer fires, if it is running.
