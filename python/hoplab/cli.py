@@ -4,6 +4,7 @@
     hoplab timeline SCENARIO.toml [--protocol P] [--preset X] [--set key=value ...] [--seed N]
     hoplab reproduce seed000 [--replicas R] [--linux-acks] [--duration S] [--out DIR]
     hoplab reproduce seed003 [--replicas R]
+    hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
     hoplab bench [--repeat N] [--markdown]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
@@ -192,19 +193,26 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 
 
 @cli.command()
-@click.argument("experiment", type=click.Choice(["seed000", "seed003"]))
+@click.argument("experiment", type=click.Choice(["seed000", "seed001", "seed003"]))
 @click.option("--replicas", type=click.IntRange(1, 1000), default=None,
               help="Replicas per configuration (seeds 1..R). Default: 5 for seed000, as in the paper; "
-                   "20 for seed003, whose outages vary too much from run to run for fewer.")
+                   "20 for seed003, whose outages vary too much from run to run for fewer; 5 for seed001.")
 @click.option("--linux-acks", is_flag=True,
               help="Seed 000's second ns-2 experiment: delayed ACKs off at max cwnd 2 only.")
-@click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=120.0, show_default=True,
-              help="Simulated seconds per run.")
+@click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=None,
+              help="Simulated seconds per run. Default: 120 for seed000; for seed001 200 (figures) and 120 (Table 1).")
+@click.option("--hops", "hops_text", default=None, metavar="LIST",
+              help="seed001: chain lengths of Figs. 9 and 12, e.g. 6,14 or 4-22 or 4-22:2 [default: 4-22:2].")
+@click.option("--schemes", "schemes_text", default=None, metavar="LIST",
+              help="seed001: transports to run, of tcp, few, adtcp, adtcp+few, ecn, ecn+few [default: all].")
+@click.option("--only", "only_text", default=None, metavar="LIST",
+              help="seed001: experiments to run, of table1, fig9, fig12 [default: all].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Append each finished run to DIR/runs.csv (resumes from it), write DIR/summary.csv.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
-def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration: float, out_dir: Path | None,
+def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration: float | None,
+              hops_text: str | None, schemes_text: str | None, only_text: str | None, out_dir: Path | None,
               jobs: int) -> None:
     """Reproduce a seed paper's experiment.
 
@@ -215,11 +223,20 @@ def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration:
     seed003: the route-break scenario (examples/route_break.toml) with
     AODV-UU, DSR-UU and OOLSR (TC 5 s / 3 s, periodic / immediate): outage,
     time in RTO (Table 4), timeouts, throughput; seeds 1..R.
+
+    seed001: Table 1 (static vs DSR, 6-hop chain and 7x7 grid) and the
+    chains of Fig. 9 (1 and 4 flows: TCP static and DSR, FeW, ADTCP at
+    alpha 1 and 0.01) and Fig. 12 (2 flows, TCP and TCP-ECN at alpha 1 and
+    0.01), as tables beside the paper's numbers and stated gains.
     """
     from . import _io, reproduce as rp
 
     def progress(msg: str) -> None:
         click.echo(msg, err=True)
+
+    if experiment == "seed001":
+        _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
+        return
 
     if experiment == "seed003":
         from . import reproduce_seed003 as r3
@@ -235,6 +252,7 @@ def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration:
         return
 
     replicas = replicas or 5
+    duration = 120.0 if duration is None else duration
     try:
         runs = rp.run_seed000(replicas=replicas, duration=duration, linux_acks=linux_acks, out=out_dir,
                               jobs=jobs, progress=progress)
@@ -247,6 +265,33 @@ def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration:
     click.echo(rp.report_seed000(runs, replicas=replicas, duration=duration, linux_acks=linux_acks))
     if out_dir is not None:
         _io.atomic_write_bytes(out_dir / "summary.csv", rp.summary_frame(runs).to_csv(index=False).encode())
+        click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / 'summary.csv'}")
+
+
+def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: str | None,
+                       schemes_text: str | None, only_text: str | None, out_dir: Path | None, jobs: int,
+                       progress: Any) -> None:
+    from . import _io
+    from . import reproduce_seed001 as r1
+    from .reproduce import ReproduceError
+
+    try:
+        plan = r1.Plan(
+            experiments=r1.EXPERIMENTS if only_text is None else r1.parse_list(only_text, r1.EXPERIMENTS, "--only"),
+            hops=r1.DEFAULT_HOPS if hops_text is None else r1.parse_hops(hops_text),
+            schemes=tuple(r1.SCHEMES) if schemes_text is None else r1.parse_list(schemes_text, tuple(r1.SCHEMES),
+                                                                                 "--schemes"),
+            replicas=replicas or r1.DEFAULT_REPLICAS, duration=duration)
+        runs = r1.run_seed001(plan, out=out_dir, jobs=jobs, progress=progress)
+    except ReproduceError as e:
+        raise HoplabError(str(e)) from None
+    except _core.ScenarioError as e:
+        raise HoplabError(_scenario_error_text(e)) from None
+    except OSError as e:
+        raise HoplabError(_os_error_text(e, Path(e.filename or out_dir or "."))) from None
+    click.echo(r1.report_seed001(runs, plan))
+    if out_dir is not None:
+        _io.atomic_write_bytes(out_dir / "summary.csv", r1.summary_frame(runs).to_csv(index=False).encode())
         click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / 'summary.csv'}")
 
 
