@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from . import _io, scenario
@@ -171,10 +172,8 @@ def time_average_cwnd(ts: pd.DataFrame, flow: int, start: float, end: float) -> 
     d = ts[ts["flow"] == flow]
     if len(d) == 0 or end <= start:
         return math.nan
-    t = d["time_s"].to_numpy().clip(start, end)
-    w = d["cwnd"].to_numpy()
-    dt = list(t[1:] - t[:-1]) + [end - t[-1]]
-    return float(sum(a * b for a, b in zip(w, dt)) / (end - start))
+    t = np.append(d["time_s"].to_numpy().clip(start, end), end)
+    return float(np.sum(d["cwnd"].to_numpy() * np.diff(t)) / (end - start))
 
 
 def run_task(task: Task) -> dict[str, Any]:
@@ -495,7 +494,7 @@ def report_claims(runs: pd.DataFrame, plan: Plan, figure: str) -> str:
     if c is None:
         return "(data/seed001_claims.csv not found)"
     c = c[c["figure"] == figure]
-    head = ["flows", "hops", "comparison", "paper", "measured", "holds at", "the paper says (seed 001)"]
+    head = ["flows", "hops", "comparison", "paper", "measured", "better at", "the paper says (seed 001)"]
     rows = []
     for r in c.itertuples(index=False):
         comp = f"{curve_label(r.better)} vs {curve_label(r.worse)}"
@@ -507,7 +506,8 @@ def report_claims(runs: pd.DataFrame, plan: Plan, figure: str) -> str:
                 why = "not run" if h in plan.hops else f"not run (add {h} to --hops)"
                 rows.append([r.flows, h, comp, f"+{r.gain_pct:g}%", why, "", quote])
                 continue
-            rows.append([r.flows, h, comp, f"+{r.gain_pct:g}%", _pct(100 * (b / w - 1)), "yes" if b > w else "no", quote])
+            rows.append([r.flows, h, comp, f"+{r.gain_pct:g}%", _pct(100 * (b / w - 1)), "yes" if b > w else "no",
+                         quote])
         else:
             gains = []
             for h in plan.hops:
