@@ -515,10 +515,10 @@ def report_claims(runs: pd.DataFrame, plan: Plan, figure: str) -> str:
                 if not (math.isnan(b) or math.isnan(w)) and w > 0:
                     gains.append(100 * (b / w - 1))
             if not gains:
-                rows.append([r.flows, "all", comp, "better", "not run", "", quote])
+                rows.append([r.flows, "all", comp, r.expect, "not run", "", quote])
                 continue
             held = sum(g > 0 for g in gains)
-            rows.append([r.flows, "all", comp, "better", f"{_pct(sum(gains) / len(gains))} mean",
+            rows.append([r.flows, "all", comp, r.expect, f"{_pct(sum(gains) / len(gains))} mean",
                          f"{held}/{len(gains)} hops", quote])
     return ("The paper's statements beside the measured gains (better / worse - 1, of the mean aggregate "
             "throughputs):\n" + text_table(head, rows, align="rrlrrll"))

@@ -110,3 +110,32 @@ def test_reproduce_seed001_smoke(tmp_path):
 def test_reproduce_seed001_bad_options():
     r = CliRunner().invoke(cli, ["reproduce", "seed001", "--only", "fig7"])
     assert r.exit_code == 2 and "--only" in r.stderr and "table1" in r.stderr
+
+
+def _fake_runs(plan: r1.Plan, kbps: dict[str, float]) -> pd.DataFrame:
+    rows = []
+    for t in plan.tasks():
+        curve = "static" if t.routing == "static" else t.scheme
+        rows.append({c: 0 for c in r1.RUN_COLUMNS} | {
+            "topology": t.topology, "hops": t.hops, "flows": t.flows, "routing": t.routing, "scheme": t.scheme,
+            "seed": t.seed, "duration_s": t.duration, "throughput_kbps": kbps[curve] + t.seed,
+            "flow_kbps": f"{kbps[curve] / 2};{kbps[curve] / 2}", "avg_cwnd": 2.0, "shortest_path_share": 1.0,
+            "event_hash": "0"})
+    return pd.DataFrame(rows, columns=r1.RUN_COLUMNS)
+
+
+def test_report_compares_stated_gains_once_every_curve_runs():
+    # The report of a full run (FeW, ADTCP and ECN present), on made-up
+    # throughputs: FeW 1.9x TCP, so the 6-hop claim reads +90% measured.
+    plan = r1.Plan(hops=(6, 10, 14), replicas=1)
+    kbps = {"static": 300.0, "tcp": 99.0, "few": 189.0, "adtcp": 80.0, "adtcp+few": 150.0, "ecn": 110.0,
+            "ecn+few": 190.0}
+    text = r1.report_seed001(_fake_runs(plan, kbps), plan)
+    fig9 = text[text.index("Fig. 9(a)"):text.index("Fig. 12")]
+    assert "not run" not in fig9
+    line = next(ln for ln in fig9.splitlines() if ln.lstrip().startswith("1     6  FeW a=0.01 vs TCP a=1"))
+    assert "+90%" in line and "+90.0%" in line and "yes" in line  # (189+1)/(99+1) - 1
+    assert "ADTCP a=0.01 vs ADTCP a=1" in fig9 and "3/3 hops" in fig9
+    assert "close" in fig9
+    fig12 = text[text.index("Fig. 12"):]
+    assert "TCP-ECN a=0.01 vs TCP-ECN a=1" in fig12 and "not run" not in fig12.split("Not reproduced")[0]
