@@ -234,6 +234,9 @@ def reproduce(experiment: str, replicas: int | None, linux_acks: bool, duration:
     def progress(msg: str) -> None:
         click.echo(msg, err=True)
 
+    for opt, given in (("--hops", hops_text), ("--schemes", schemes_text), ("--only", only_text)):
+        if given is not None and experiment != "seed001":
+            raise HoplabError(f"{opt} applies to seed001 only")
     if experiment == "seed001":
         _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
         return

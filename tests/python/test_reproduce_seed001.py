@@ -110,6 +110,8 @@ def test_reproduce_seed001_smoke(tmp_path):
 def test_reproduce_seed001_bad_options():
     r = CliRunner().invoke(cli, ["reproduce", "seed001", "--only", "fig7"])
     assert r.exit_code == 2 and "--only" in r.stderr and "table1" in r.stderr
+    r = CliRunner().invoke(cli, ["reproduce", "seed000", "--hops", "4"])
+    assert r.exit_code == 2 and "seed001 only" in r.stderr
 
 
 def _fake_runs(plan: r1.Plan, kbps: dict[str, float]) -> pd.DataFrame:
