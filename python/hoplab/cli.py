@@ -6,6 +6,7 @@
                              [--duration S] [--out DIR]
     hoplab reproduce seed000-routing [--replicas R] [--receiver ...] [--duration S] [--out DIR]
     hoplab reproduce seed003 [--replicas R]
+    hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
     hoplab bench [--repeat N] [--markdown]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
@@ -194,25 +195,31 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 
 
 @cli.command()
-@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed003"]))
+@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed001", "seed003"]))
 @click.option("--replicas", type=click.IntRange(1, 1000), default=None,
               help="Replicas per configuration (seeds 1..R). Default: 5 for seed000, as in the paper; "
-                   "20 for seed003, whose outages vary too much from run to run for fewer.")
-@click.option("--receiver", type=click.Choice(["ns2", "linux", "every"]), default="ns2", show_default=True,
-              help="seed000: the TCP receiver. ns2 = the paper's ns-2 runs (an ACK every other segment, "
-                   "clamp on the sender); linux = its testbed's Linux 2.6 (an ACK per segment at max cwnd 2, "
-                   "clamp on the advertised window); every = delayed ACKs off.")
-@click.option("--routing", type=click.Choice(["static", "aodv-hello", "aodv-ll", "olsr"]), default="aodv-hello",
-              show_default=True,
-              help="seed000: routing. aodv-hello (AODV-UU with HELLOs) and olsr are the paper's ns-2 Fig. 3; "
-                   "aodv-ll uses link-layer feedback (§4.2); static has no routing protocol.")
-@click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=120.0, show_default=True,
-              help="Simulated seconds per run.")
+                   "20 for seed003, whose outages vary too much from run to run for fewer; 5 for seed001.")
+@click.option("--receiver", type=click.Choice(["ns2", "linux", "every"]), default=None,
+              help="seed000: the TCP receiver [default: ns2]. ns2 = the paper's ns-2 runs (an ACK every other "
+                   "segment, clamp on the sender); linux = its testbed's Linux 2.6 (an ACK per segment at max "
+                   "cwnd 2, clamp on the advertised window); every = delayed ACKs off.")
+@click.option("--routing", type=click.Choice(["static", "aodv-hello", "aodv-ll", "olsr"]), default=None,
+              help="seed000: routing [default: aodv-hello]. aodv-hello (AODV-UU with HELLOs) and olsr are the "
+                   "paper's ns-2 Fig. 3; aodv-ll uses link-layer feedback (§4.2); static has no routing protocol.")
+@click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=None,
+              help="Simulated seconds per run. Default: 120 for seed000; for seed001 200 (figures) and 120 (Table 1).")
+@click.option("--hops", "hops_text", default=None, metavar="LIST",
+              help="seed001: chain lengths of Figs. 9 and 12, e.g. 6,14 or 4-22 or 4-22:2 [default: 4-22:2].")
+@click.option("--schemes", "schemes_text", default=None, metavar="LIST",
+              help="seed001: transports to run, of tcp, few, adtcp, adtcp+few, ecn, ecn+few [default: all].")
+@click.option("--only", "only_text", default=None, metavar="LIST",
+              help="seed001: experiments to run, of table1, fig9, fig12 [default: all].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Append each finished run to DIR/runs.csv (resumes from it), write DIR/summary.csv.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
-def reproduce(experiment: str, replicas: int | None, receiver: str, routing: str, duration: float,
+def reproduce(experiment: str, replicas: int | None, receiver: str | None, routing: str | None,
+              duration: float | None, hops_text: str | None, schemes_text: str | None, only_text: str | None,
               out_dir: Path | None, jobs: int) -> None:
     """Reproduce a seed paper's experiment.
 
@@ -228,11 +235,30 @@ def reproduce(experiment: str, replicas: int | None, receiver: str, routing: str
     seed003: the route-break scenario (examples/route_break.toml) with
     AODV-UU, DSR-UU and OOLSR (TC 5 s / 3 s, periodic / immediate): outage,
     time in RTO (Table 4), timeouts, throughput; seeds 1..R.
+
+    seed001: Table 1 (static vs DSR, 6-hop chain and 7x7 grid) and the
+    chains of Fig. 9 (1 and 4 flows: TCP static and DSR, FeW, ADTCP at
+    alpha 1 and 0.01) and Fig. 12 (2 flows, TCP and TCP-ECN at alpha 1 and
+    0.01), as tables beside the paper's numbers and stated gains.
     """
     from . import _io, reproduce as rp
 
     def progress(msg: str) -> None:
         click.echo(msg, err=True)
+
+    for opt, given in (("--hops", hops_text), ("--schemes", schemes_text), ("--only", only_text)):
+        if given is not None and experiment != "seed001":
+            raise HoplabError(f"{opt} applies to seed001 only")
+    for opt, given in (("--receiver", receiver), ("--routing", routing)):
+        if given is not None and not experiment.startswith("seed000"):
+            raise HoplabError(f"{opt} applies to seed000 and seed000-routing only")
+    if experiment == "seed000-routing" and routing is not None:
+        raise HoplabError("--routing applies to seed000 only (seed000-routing runs every routing)")
+    receiver = receiver or "ns2"
+    routing = routing or "aodv-hello"
+    if experiment == "seed001":
+        _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
+        return
 
     if experiment == "seed003":
         from . import reproduce_seed003 as r3
@@ -248,6 +274,7 @@ def reproduce(experiment: str, replicas: int | None, receiver: str, routing: str
         return
 
     replicas = replicas or 5
+    duration = 120.0 if duration is None else duration
     try:
         if experiment == "seed000-routing":
             runs = rp.run_tasks(rp.routing_tasks(replicas=replicas, duration=duration, receiver=receiver),
@@ -270,6 +297,33 @@ def reproduce(experiment: str, replicas: int | None, receiver: str, routing: str
     if out_dir is not None:
         _io.atomic_write_bytes(out_dir / name, summary.to_csv(index=False).encode())
         click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / name}")
+
+
+def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: str | None,
+                       schemes_text: str | None, only_text: str | None, out_dir: Path | None, jobs: int,
+                       progress: Any) -> None:
+    from . import _io
+    from . import reproduce_seed001 as r1
+    from .reproduce import ReproduceError
+
+    try:
+        plan = r1.Plan(
+            experiments=r1.EXPERIMENTS if only_text is None else r1.parse_list(only_text, r1.EXPERIMENTS, "--only"),
+            hops=r1.DEFAULT_HOPS if hops_text is None else r1.parse_hops(hops_text),
+            schemes=tuple(r1.SCHEMES) if schemes_text is None else r1.parse_list(schemes_text, tuple(r1.SCHEMES),
+                                                                                 "--schemes"),
+            replicas=replicas or r1.DEFAULT_REPLICAS, duration=duration)
+        runs = r1.run_seed001(plan, out=out_dir, jobs=jobs, progress=progress)
+    except ReproduceError as e:
+        raise HoplabError(str(e)) from None
+    except _core.ScenarioError as e:
+        raise HoplabError(_scenario_error_text(e)) from None
+    except OSError as e:
+        raise HoplabError(_os_error_text(e, Path(e.filename or out_dir or "."))) from None
+    click.echo(r1.report_seed001(runs, plan))
+    if out_dir is not None:
+        _io.atomic_write_bytes(out_dir / "summary.csv", r1.summary_frame(runs).to_csv(index=False).encode())
+        click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / 'summary.csv'}")
 
 
 @cli.command()
