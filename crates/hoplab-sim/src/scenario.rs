@@ -369,6 +369,15 @@ pub struct TcpParams {
     pub min_rto: Option<f64>,
     pub initial_rto: Option<f64>,
     pub max_rto: Option<f64>,
+    /// ELFN (Holland & Vaidya 1999, tcp/elfn.rs): a route-loss notification
+    /// from AODV or DSR puts the sender in standby (default false).
+    pub elfn: Option<bool>,
+    /// ADTCP (Fu et al. 2002, tcp/adtcp.rs): the receiver classifies the
+    /// network state, the sender reduces its window only for congestion
+    /// (default false).
+    pub adtcp: Option<bool>,
+    /// Seconds between probes in ELFN standby and ADTCP disconnection (default 2).
+    pub probe_interval: Option<f64>,
 }
 
 impl TcpParams {
@@ -385,6 +394,9 @@ impl TcpParams {
             min_rto: self.min_rto.or(base.min_rto),
             initial_rto: self.initial_rto.or(base.initial_rto),
             max_rto: self.max_rto.or(base.max_rto),
+            elfn: self.elfn.or(base.elfn),
+            adtcp: self.adtcp.or(base.adtcp),
+            probe_interval: self.probe_interval.or(base.probe_interval),
         }
     }
 }
@@ -666,6 +678,9 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         if hi < lo {
             return err(format!("{p}.max_rto"), format!("{hi} s is below min_rto ({lo} s)"));
         }
+    }
+    if let Some(v) = t.probe_interval {
+        positive(&format!("{p}.probe_interval"), v)?;
     }
     Ok(())
 }

@@ -37,6 +37,9 @@ pub struct TcpSegment {
     /// Sender-side mark: this transmission is a retransmission. Not on the
     /// wire; used only by measurements.
     pub retransmit: bool,
+    /// ADTCP (tcp/adtcp.rs): the network state an ACK reports, in reserved
+    /// header bits (no bytes); `None` without ADTCP.
+    pub adtcp: Option<crate::tcp::adtcp::NetState>,
 }
 
 impl TcpSegment {
@@ -249,12 +252,12 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, retransmit: false };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, retransmit: false, adtcp: None };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, retransmit: false };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, retransmit: false, adtcp: None };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);

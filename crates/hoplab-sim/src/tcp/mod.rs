@@ -12,9 +12,12 @@
 //! bytes `n * mss ..`, and an ACK's `ackno` is the next segment expected.
 //!
 //! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
-//! rules), [`sender`], [`sink`]; tests live in `tests/`.
+//! rules), [`sender`], [`sink`], [`elfn`] (ELFN standby), [`adtcp`] (ADTCP
+//! state detection and reactions); tests live in `tests/`.
 
+pub mod adtcp;
 pub mod congestion;
+pub mod elfn;
 pub mod rtt;
 pub mod sender;
 pub mod sink;
@@ -75,6 +78,12 @@ pub struct TcpConfig {
     /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
     pub delayed_ack: bool,
     pub delack_timeout: Dur,
+    /// ELFN (tcp/elfn.rs): route-loss notifications put the sender in standby.
+    pub elfn: bool,
+    /// ADTCP (tcp/adtcp.rs): receiver state detection, sender reacts by state.
+    pub adtcp: bool,
+    /// Probe interval in ELFN standby and ADTCP disconnection.
+    pub probe_interval: Dur,
 }
 
 /// The default advertised window: 65535 bytes, the largest without window
@@ -117,6 +126,9 @@ impl Default for TcpConfig {
             dupack_threshold: 3, // RFC 5681 §3.2
             delayed_ack: true,
             delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
+            elfn: false,
+            adtcp: false,
+            probe_interval: elfn::DEFAULT_PROBE_INTERVAL,
         }
     }
 }
@@ -141,6 +153,9 @@ impl TcpConfig {
             dupack_threshold: d.dupack_threshold,
             delayed_ack: p.delayed_ack.unwrap_or(d.delayed_ack),
             delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),
+            elfn: p.elfn.unwrap_or(d.elfn),
+            adtcp: p.adtcp.unwrap_or(d.adtcp),
+            probe_interval: p.probe_interval.map(Dur::from_secs_f64).unwrap_or(d.probe_interval),
         }
     }
 }

@@ -16,6 +16,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use super::adtcp::{Detector, Params};
 use super::TcpConfig;
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
@@ -53,6 +54,8 @@ pub struct TcpSink {
     /// ACKs generated and not yet polled (their acknos).
     ack_queue: VecDeque<u64>,
     stats: SinkStats,
+    /// ADTCP's network-state detector (tcp/adtcp.rs), when on.
+    detector: Option<Detector>,
 }
 
 impl TcpSink {
@@ -69,7 +72,17 @@ impl TcpSink {
             delack_deadline: None,
             ack_queue: VecDeque::new(),
             stats: SinkStats::default(),
+            detector: cfg.adtcp.then(|| Detector::new(Params::default())),
         }
+    }
+
+    /// Feed a data segment that the sender sent at `sent` (its timestamp):
+    /// ADTCP's detector sees it first, then [`TcpSink::handle_segment`].
+    pub fn handle_segment_sent(&mut self, now: SimTime, seg: &TcpSegment, sent: SimTime) {
+        if let Some(d) = self.detector.as_mut().filter(|_| seg.payload > 0) {
+            d.on_arrival(now, sent, seg.seqno, seg.payload);
+        }
+        self.handle_segment(now, seg);
     }
 
     /// Feed a data segment. Pure ACKs (payload 0) are ignored.
@@ -130,10 +143,11 @@ impl TcpSink {
     }
 
     /// Next ACK to send: a pure ACK carrying `ackno = rcv_nxt` at the time it was generated.
-    pub fn poll_transmit(&mut self, _now: SimTime) -> Option<TcpSegment> {
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
         let ackno = self.ack_queue.pop_front()?;
         self.stats.acks_sent += 1;
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options: 0, retransmit: false })
+        let adtcp = self.detector.as_ref().map(|d| d.state(now));
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options: 0, retransmit: false, adtcp })
     }
 
     /// When the delayed-ACK timer fires, if it is running.

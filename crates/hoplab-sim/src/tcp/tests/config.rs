@@ -43,6 +43,7 @@ fn from_params_fills_defaults_and_converts() {
         min_rto: Some(1.0),
         initial_rto: Some(3.0),
         max_rto: Some(64.0),
+        ..TcpParams::default()
     };
     let c = TcpConfig::from_params(&p);
     assert_eq!(c.variant, Variant::Reno);
