@@ -189,8 +189,8 @@ impl Detector {
         // IDD: how much more the arrivals were spaced than the departures.
         // Not across a silence, where the gap is the outage, not a queue.
         if let Some((r0, s0)) = self.prev.filter(|_| !self.reconnected) {
-            let idd = now.since(r0).as_secs_f64() - (sent.0 as f64 - s0.0 as f64) / 1e9;
-            self.idd.sample(idd, p);
+            let idd_ns = (now.0 as i128 - r0.0 as i128) - (sent.0 as i128 - s0.0 as i128);
+            self.idd.sample(idd_ns as f64 / 1e9, p);
         }
         self.prev = Some((now, sent));
         // STT over the last stt_window.

@@ -3,8 +3,10 @@
 
 mod support;
 
+mod adtcp;
 mod clamp;
 mod config;
+mod elfn;
 mod fast_recovery;
 mod rto;
 mod rwnd;
