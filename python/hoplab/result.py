@@ -64,6 +64,13 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "rto_time_s": "float64",
         "no_route_s": "float64",
         "longest_gap_s": "float64",
+        "elfn_events": "int64",
+        "probes": "int64",
+        "standby_s": "float64",
+        "adtcp_congestion": "int64",
+        "adtcp_channel_error": "int64",
+        "adtcp_route_change": "int64",
+        "adtcp_disconnection": "int64",
     },
     "nodes": {
         "node": "int64",

@@ -77,6 +77,13 @@ fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyD
     column!(d, rows, no_route_s);
     column!(d, rows, longest_gap_s);
     column!(d, rows, ecn_reductions);
+    column!(d, rows, elfn_events);
+    column!(d, rows, probes);
+    column!(d, rows, standby_s);
+    column!(d, rows, adtcp_congestion);
+    column!(d, rows, adtcp_channel_error);
+    column!(d, rows, adtcp_route_change);
+    column!(d, rows, adtcp_disconnection);
     Ok(d)
 }
 

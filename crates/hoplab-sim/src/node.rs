@@ -449,6 +449,14 @@ impl Node {
                     self.router.reclaimed(now, next_hop, packets, &mut more);
                     self.apply_route_actions(&mut more, ctx);
                 }
+                RouteAction::RouteLost { dst } => {
+                    // ELFN (tcp/elfn.rs): tell the local senders to `dst`.
+                    for a in self.agents.iter_mut() {
+                        if a.peer() == dst && a.route_lost(now) {
+                            self.agents_touched = true;
+                        }
+                    }
+                }
                 RouteAction::Note(n) => {
                     let me = self.id;
                     let ch = &*ctx.channel;

@@ -49,6 +49,19 @@ pub struct FlowRow {
     pub longest_gap_s: f64,
     /// TCP window reductions in response to ECN-Echo (RFC 3168).
     pub ecn_reductions: u64,
+    /// ELFN notifications delivered to the TCP sender (`[tcp] elfn`).
+    pub elfn_events: u64,
+    /// Probes sent in ELFN standby or ADTCP disconnection.
+    pub probes: u64,
+    /// Seconds the sender spent in standby, window and timers frozen.
+    pub standby_s: f64,
+    /// ADTCP (`[tcp] adtcp`): loss indications the sender handled as
+    /// congestion (window reduced), channel error, route change (both:
+    /// retransmission only) and disconnection (freeze and probe).
+    pub adtcp_congestion: u64,
+    pub adtcp_channel_error: u64,
+    pub adtcp_route_change: u64,
+    pub adtcp_disconnection: u64,
 }
 
 /// Control packets a node sent (originated or forwarded), by message type.

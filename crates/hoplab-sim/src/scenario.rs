@@ -440,6 +440,15 @@ pub struct TcpParams {
     pub few_ssthresh_min: Option<f64>,
     /// ECN-capable transport (RFC 3168).
     pub ecn: Option<bool>,
+    /// ELFN (Holland & Vaidya 1999, tcp/elfn.rs): a route-loss notification
+    /// from AODV or DSR puts the sender in standby (default false).
+    pub elfn: Option<bool>,
+    /// ADTCP (Fu et al. 2002, tcp/adtcp.rs): the receiver classifies the
+    /// network state, the sender reduces its window only for congestion
+    /// (default false).
+    pub adtcp: Option<bool>,
+    /// Seconds between probes in ELFN standby and ADTCP disconnection (default 2).
+    pub probe_interval: Option<f64>,
 }
 
 impl TcpParams {
@@ -465,6 +474,9 @@ impl TcpParams {
             few_w_min: self.few_w_min.or(base.few_w_min),
             few_ssthresh_min: self.few_ssthresh_min.or(base.few_ssthresh_min),
             ecn: self.ecn.or(base.ecn),
+            elfn: self.elfn.or(base.elfn),
+            adtcp: self.adtcp.or(base.adtcp),
+            probe_interval: self.probe_interval.or(base.probe_interval),
         }
     }
 }
@@ -780,6 +792,9 @@ fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         if hi < lo {
             return err(format!("{p}.max_rto"), format!("{hi} s is below min_rto ({lo} s)"));
         }
+    }
+    if let Some(v) = t.probe_interval {
+        positive(&format!("{p}.probe_interval"), v)?;
     }
     validate_vegas(p, t)
 }

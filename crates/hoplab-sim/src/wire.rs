@@ -45,6 +45,9 @@ pub struct TcpSegment {
     pub window: Option<u32>,
     /// ECN bits (RFC 3168); all clear unless the flow is ECN-capable.
     pub ecn: Ecn,
+    /// ADTCP (tcp/adtcp.rs): the network state an ACK reports, in reserved
+    /// header bits (no bytes); `None` without ADTCP.
+    pub adtcp: Option<crate::tcp::adtcp::NetState>,
 }
 
 /// RFC 3168 ECN bits of one segment. ECT and CE are the IP header's ECN
@@ -315,12 +318,12 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default() };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default() };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);

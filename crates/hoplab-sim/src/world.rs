@@ -247,6 +247,10 @@ impl World {
                     row.ecn_reductions = s.ecn_reductions;
                     row.stream_errors = k.stream_errors;
                     row.rto_time_s = src.sender.rto_time_until(self.end);
+                    row.elfn_events = s.elfn_events;
+                    row.probes = s.probes;
+                    row.standby_s = src.sender.standby_time_until(self.end);
+                    [row.adtcp_congestion, row.adtcp_channel_error, row.adtcp_route_change, row.adtcp_disconnection] = s.adtcp_reactions;
                     for t in src.sender.take_trace() {
                         ts.flow.push(flow);
                         ts.time_s.push(t.time.as_secs_f64());

@@ -52,8 +52,17 @@ impl Agent {
         match (self, &p.body) {
             (Agent::UdpSink(a), Body::Udp(d)) => a.receive(now, d),
             (Agent::FtpSource(a), Body::Tcp(s)) => a.sender.handle_ack(now, s),
-            (Agent::TcpSink(a), Body::Tcp(s)) => a.sink.handle_segment(now, s),
+            (Agent::TcpSink(a), Body::Tcp(s)) => a.sink.handle_segment_sent(now, s, p.created),
             _ => {}
+        }
+    }
+
+    /// The route to the peer was lost (ELFN): only a TCP sender acts on it.
+    /// Returns whether the agent took it (ELFN on).
+    pub fn route_lost(&mut self, now: SimTime) -> bool {
+        match self {
+            Agent::FtpSource(a) => a.sender.handle_elfn(now),
+            _ => false,
         }
     }
 

@@ -25,6 +25,11 @@ pub enum RouteAction {
     /// and give them back through `Protocol::reclaimed`, where the protocol
     /// drops, re-routes or salvages them as its specification says.
     Reclaim { next_hop: NodeId },
+    /// This node no longer has a route to `dst` (an own link failure, or a
+    /// route error, removed it): the node gives local TCP senders whose peer
+    /// is `dst` an explicit link failure notification (ELFN, tcp/elfn.rs).
+    /// AODV and DSR emit it; static routing, OLSR and DSDV do not.
+    RouteLost { dst: NodeId },
     /// A measurement event; changes nothing in the simulation.
     Note(RouteNote),
 }

@@ -128,6 +128,7 @@ impl TestNet {
                 }
                 RouteAction::Drop { packet, reason } => self.drops.push((self.now, me, reason, packet)),
                 RouteAction::Reclaim { .. } => {} // no interface queue here
+                RouteAction::RouteLost { .. } => {} // no agents here
                 RouteAction::Note(n) => self.notes.push((self.now, me, n)),
             }
         }

@@ -14,11 +14,14 @@
 //! Files: [`rtt`] (RFC 6298 estimator), [`congestion`] (Reno / NewReno window
 //! rules), [`sender`], [`sink`], [`ack_policy`] (receiver models: when the
 //! sink ACKs, what window it advertises), [`sack`] and [`scoreboard`] (SACK),
-//! [`vegas`] (TCP Vegas); tests live in `tests/`.
+//! [`vegas`] (TCP Vegas), [`few`] (FeW), [`ecn`] (RFC 3168), [`elfn`] (ELFN
+//! standby), [`adtcp`] (ADTCP state detection and reactions); tests live in `tests/`.
 
 pub mod ack_policy;
+pub mod adtcp;
 pub mod congestion;
 pub mod ecn;
+pub mod elfn;
 pub mod few;
 pub mod rtt;
 pub mod sack;
@@ -100,6 +103,12 @@ pub struct TcpConfig {
     pub few: Option<FewParams>,
     /// ECN-capable transport (RFC 3168).
     pub ecn: bool,
+    /// ELFN (tcp/elfn.rs): route-loss notifications put the sender in standby.
+    pub elfn: bool,
+    /// ADTCP (tcp/adtcp.rs): receiver state detection, sender reacts by state.
+    pub adtcp: bool,
+    /// Probe interval in ELFN standby and ADTCP disconnection.
+    pub probe_interval: Dur,
 }
 
 /// The default advertised window: 65535 bytes, the largest without window
@@ -146,6 +155,9 @@ impl Default for TcpConfig {
             clamp: WindowClamp::Sender,
             few: None,
             ecn: false,
+            elfn: false,
+            adtcp: false,
+            probe_interval: elfn::DEFAULT_PROBE_INTERVAL,
         }
     }
 }
@@ -179,6 +191,9 @@ impl TcpConfig {
             clamp: p.clamp.unwrap_or(d.clamp),
             few: few_params(p),
             ecn: p.ecn.unwrap_or(d.ecn),
+            elfn: p.elfn.unwrap_or(d.elfn),
+            adtcp: p.adtcp.unwrap_or(d.adtcp),
+            probe_interval: p.probe_interval.map(Dur::from_secs_f64).unwrap_or(d.probe_interval),
         }
     }
 }

@@ -32,6 +32,8 @@ use std::collections::VecDeque;
 use super::congestion::{AckInfo, AckTiming, Congestion, DupAckStep, DupAckTiming, RecoveryStep, SentSegment, Window};
 use super::ecn::{self, EcnSender};
 use super::few::Few;
+use super::adtcp::{AdtcpSender, Reaction, TIMESTAMP_OPTION};
+use super::elfn::{Cause, Standby};
 use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::{TcpConfig, Variant, MAX_WINDOW_BYTES};
@@ -59,6 +61,15 @@ pub struct SenderStats {
     pub rto_time_s: f64,
     /// Window reductions in response to ECN-Echo (RFC 3168 §6.1.2).
     pub ecn_reductions: u64,
+    /// ELFN notifications delivered to this sender (tcp/elfn.rs).
+    pub elfn_events: u64,
+    /// Probes sent in standby (ELFN or ADTCP disconnection).
+    pub probes: u64,
+    /// Seconds spent in standby, timers and window frozen.
+    pub standby_s: f64,
+    /// ADTCP: loss indications (3 dup ACKs or a timeout) handled as
+    /// congestion (incl. normal), channel error, route change, disconnection.
+    pub adtcp_reactions: [u64; 4],
 }
 
 /// One point of the cwnd / ssthresh / srtt / rto time series.
@@ -131,6 +142,13 @@ pub struct TcpSender {
     few: Option<Few>,
     /// ECN-capable transport (RFC 3168), when configured.
     ecn: Option<EcnSender>,
+    /// ELFN on: route-loss notifications are acted on (tcp/elfn.rs).
+    elfn: bool,
+    /// ADTCP on: the receiver's latest state (tcp/adtcp.rs).
+    adtcp: Option<AdtcpSender>,
+    probe_interval: Dur,
+    /// ELFN / ADTCP standby: window and timers frozen, probing.
+    standby: Option<Standby>,
 }
 
 
@@ -177,6 +195,10 @@ impl TcpSender {
             last_traced: None,
             few: None,
             ecn: cfg.ecn.then(EcnSender::default),
+            elfn: cfg.elfn,
+            adtcp: cfg.adtcp.then(AdtcpSender::default),
+            probe_interval: cfg.probe_interval,
+            standby: None,
         }
         .with_few(cfg)
     }
@@ -207,6 +229,12 @@ impl TcpSender {
             Some(sb) if a <= self.snd_max => sb.update(a, &ack.sack, self.snd_max),
             _ => true,
         };
+        if let (Some(ad), Some(st)) = (self.adtcp.as_mut(), ack.adtcp) {
+            ad.observe(st); // ADTCP: the receiver's latest state
+        }
+        if self.standby.is_some() && a <= self.snd_max {
+            self.leave_standby(now); // Holland & Vaidya §5: an ACK ends standby
+        }
         if a > self.snd_max {
             // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
         } else if a > self.snd_una {
@@ -322,6 +350,9 @@ impl TcpSender {
         if (self.dupacks == self.dupthresh || sack_lost) && gate_open {
             let flight = self.snd_max - self.snd_una;
             self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2
+            if self.adtcp_retransmit_only() {
+                return;
+            }
             self.cc.hooks().on_fast_retransmit(&mut self.window, flight, self.dupthresh);
             self.stats.fast_retransmits += 1;
             if self.cc.hooks().fast_recovery() {
@@ -343,6 +374,10 @@ impl TcpSender {
     /// The retransmission timer expired. Does nothing if it has not (a
     /// caller may wake early or for another timer).
     pub fn handle_timeout(&mut self, now: SimTime) {
+        if let Some(s) = self.standby.as_mut() {
+            s.on_timer(now, self.probe_interval); // frozen: only the probe timer runs
+            return;
+        }
         if let Some(f) = self.few.as_mut() {
             f.handle_timeout(now); // the W < 1 send timer (seed 001 §4)
         }
@@ -357,6 +392,9 @@ impl TcpSender {
         }
         let flight = self.snd_max - self.snd_una;
         let cwnd_before = self.window.cwnd();
+        if self.adtcp_freeze(now) {
+            return;
+        }
         self.cc.hooks().on_timeout(&mut self.window, flight, now); // RFC 5681 §3.1 Eq. 4
         if let Some(f) = self.few.as_mut() {
             f.on_rto(&mut self.window, cwnd_before, flight); // seed 001 §4 bounds
@@ -382,6 +420,9 @@ impl TcpSender {
     /// receive window) segments would be outstanding. `None` when nothing may be sent.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
         self.record(now);
+        if self.standby.is_some() {
+            return self.poll_probe(now);
+        }
         if let Some(seq) = self.pending_retransmit.take() {
             if seq >= self.snd_una && seq < self.snd_max {
                 return Some(self.emit(now, seq));
@@ -457,7 +498,11 @@ impl TcpSender {
             _ => self.mss,
         };
         let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
-        TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn }
+        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None };
+        if self.adtcp.is_some() {
+            seg.options += TIMESTAMP_OPTION; // ADTCP's IDD needs the send time
+        }
+        seg
     }
 
     /// FeW with W < 1 and nothing in flight: one segment may go if RTT/W has
@@ -484,6 +529,9 @@ impl TcpSender {
     /// The earliest of the retransmission timer and FeW's W < 1 send timer;
     /// `None` if neither runs.
     pub fn poll_timeout(&self) -> Option<SimTime> {
+        if let Some(s) = &self.standby {
+            return Some(s.next_probe);
+        }
         let few = self.few.as_ref().and_then(Few::poll_timeout);
         match (self.rto_deadline, few) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -528,6 +576,14 @@ impl TcpSender {
     pub fn rto_time_until(&self, end: SimTime) -> f64 {
         self.stats.rto_time_s + self.backoff_since.map_or(0.0, |s| end.since(s).as_secs_f64())
     }
+    /// Time in standby up to `end`, counting an episode still under way.
+    pub fn standby_time_until(&self, end: SimTime) -> f64 {
+        self.stats.standby_s + self.standby.as_ref().map_or(0.0, |s| end.since(s.since).as_secs_f64())
+    }
+    /// In ELFN / ADTCP standby: window and timers frozen, probing.
+    pub fn in_standby(&self) -> bool {
+        self.standby.is_some()
+    }
 
     /// Current RTO, including backoff.
     pub fn rto(&self) -> Dur {
@@ -566,5 +622,107 @@ impl TcpSender {
             self.last_traced = Some(cur);
             self.trace.push(TraceSample { time: now, cwnd: cur.0, ssthresh: cur.1, srtt: cur.2, rto: cur.3 });
         }
+    }
+}
+
+/// ELFN standby (tcp/elfn.rs) and ADTCP's reactions (tcp/adtcp.rs).
+impl TcpSender {
+    /// The routing layer lost the route to our peer (an ELFN). With ELFN on,
+    /// freeze and probe (Holland & Vaidya §5) if data is outstanding: with
+    /// nothing in flight there is no timer to freeze and nothing to probe
+    /// with. Returns whether ELFN is on (the notification was counted).
+    pub fn handle_elfn(&mut self, now: SimTime) -> bool {
+        if !self.elfn {
+            return false;
+        }
+        self.stats.elfn_events += 1;
+        if self.standby.is_none() && self.snd_max > self.snd_una {
+            self.enter_standby(Cause::Elfn, now, false);
+        }
+        self.record(now);
+        true
+    }
+
+    /// Freeze: cwnd, ssthresh and the RTO (with any backoff) are kept as
+    /// they are, the retransmission timer stops, and an RTO episode under
+    /// way ends here (standby time is counted apart, `standby_s`).
+    fn enter_standby(&mut self, cause: Cause, now: SimTime, probe_now: bool) {
+        if let Some(since) = self.backoff_since.take() {
+            self.stats.rto_time_s += now.since(since).as_secs_f64();
+        }
+        self.pending_retransmit = None;
+        self.rto_deadline = None;
+        self.standby = Some(Standby::new(cause, now, self.probe_interval, probe_now));
+    }
+
+    /// An ACK arrived in standby: resume with the frozen window and RTO,
+    /// and restart the retransmission timer (Holland & Vaidya §5).
+    fn leave_standby(&mut self, now: SimTime) {
+        if let Some(s) = self.standby.take() {
+            self.stats.standby_s += now.since(s.since).as_secs_f64();
+            if self.snd_max > self.snd_una {
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
+        }
+    }
+
+    /// In standby only a due probe goes: the first unacknowledged segment
+    /// (Holland & Vaidya's probe). The timer stays frozen.
+    fn poll_probe(&mut self, now: SimTime) -> Option<TcpSegment> {
+        let due = self.standby.as_mut().is_some_and(|s| s.take_probe());
+        if !due || self.snd_una >= self.snd_max {
+            return None;
+        }
+        self.stats.probes += 1;
+        if self.snd_nxt == self.snd_una {
+            self.snd_nxt += 1; // after a go-back-N (ADTCP), the probe is that resend
+        }
+        let seg = self.emit(now, self.snd_una);
+        self.rto_deadline = None;
+        Some(seg)
+    }
+
+    /// ADTCP at the dup-ACK threshold (`recover` already set): unless the
+    /// receiver reported congestion (or nothing against it), retransmit
+    /// snd_una and leave cwnd and ssthresh alone. Returns whether it did.
+    fn adtcp_retransmit_only(&mut self) -> bool {
+        let Some(ad) = &self.adtcp else { return false };
+        if ad.on_dupacks() == Reaction::Reduce {
+            self.stats.adtcp_reactions[0] += 1;
+            return false;
+        }
+        let k = match ad.last {
+            Some(super::adtcp::NetState::ChannelError) => 1,
+            Some(super::adtcp::NetState::RouteChange) => 2,
+            _ => 3,
+        };
+        self.stats.adtcp_reactions[k] += 1;
+        self.stats.fast_retransmits += 1;
+        self.pending_retransmit = Some(self.snd_una);
+        true
+    }
+
+    /// ADTCP at a retransmission timeout (already counted): unless the
+    /// receiver last reported congestion, this is a disconnection. Go back
+    /// to snd_una as a timeout does (RFC 6298 (5.4)), but keep cwnd,
+    /// ssthresh and the RTO, and probe from now on. A fast recovery under way
+    /// ends, its inflation removed (cwnd = ssthresh). Returns whether it froze.
+    fn adtcp_freeze(&mut self, now: SimTime) -> bool {
+        let Some(ad) = &self.adtcp else { return false };
+        if ad.on_timeout() != Reaction::Freeze {
+            self.stats.adtcp_reactions[0] += 1;
+            return false;
+        }
+        self.stats.adtcp_reactions[3] += 1;
+        if self.in_recovery {
+            self.in_recovery = false;
+            self.window.set_cwnd(self.window.ssthresh());
+        }
+        self.recover = Some(self.snd_max - 1);
+        self.dupacks = 0;
+        self.snd_nxt = self.snd_una;
+        self.enter_standby(Cause::Disconnection, now, true);
+        self.record(now);
+        true
     }
 }

@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::ack_policy::AckPolicy;
+use super::adtcp::{Detector, Params};
 use super::ecn::EcnReceiver;
 use super::sack::SackReporter;
 use super::{TcpConfig, Variant};
@@ -54,6 +55,8 @@ pub struct TcpSink {
     stats: SinkStats,
     /// ECN-capable transport (RFC 3168 §6.1.3), when configured.
     ecn: Option<EcnReceiver>,
+    /// ADTCP's network-state detector (tcp/adtcp.rs), when on.
+    detector: Option<Detector>,
 }
 
 impl TcpSink {
@@ -69,7 +72,17 @@ impl TcpSink {
             sack: (cfg.variant == Variant::Sack).then(SackReporter::default),
             stats: SinkStats::default(),
             ecn: cfg.ecn.then(EcnReceiver::default),
+            detector: cfg.adtcp.then(|| Detector::new(Params::default())),
         }
+    }
+
+    /// Feed a data segment that the sender sent at `sent` (its timestamp):
+    /// ADTCP's detector sees it first, then [`TcpSink::handle_segment`].
+    pub fn handle_segment_sent(&mut self, now: SimTime, seg: &TcpSegment, sent: SimTime) {
+        if let Some(d) = self.detector.as_mut().filter(|_| seg.payload > 0) {
+            d.on_arrival(now, sent, seg.seqno, seg.payload);
+        }
+        self.handle_segment(now, seg);
     }
 
     /// Feed a data segment. Pure ACKs (payload 0) are ignored.
@@ -135,13 +148,14 @@ impl TcpSink {
 
     /// Next ACK to send: a pure ACK carrying `ackno = rcv_nxt` and the
     /// advertised window at the time it was generated.
-    pub fn poll_transmit(&mut self, _now: SimTime) -> Option<TcpSegment> {
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<TcpSegment> {
         let (ackno, window) = self.ack_queue.pop_front()?;
         self.stats.acks_sent += 1;
+        let adtcp = self.detector.as_ref().map(|d| d.state(now));
         let ecn = self.ecn.as_ref().map(EcnReceiver::ack_bits).unwrap_or_default();
         let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
         let options = sack.option_bytes();
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn })
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp })
     }
 
     /// When the delayed-ACK timer fires, if it is running.

@@ -419,6 +419,7 @@ impl Aodv {
                 continue;
             }
             self.table.invalidate(dst, dp, true);
+            out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
             let r = self.table.get_mut(dst).unwrap();
             if !r.precursors.is_empty() {
                 dests.push((dst, r.seqno));
@@ -602,6 +603,7 @@ impl Aodv {
                 recipients.append(&mut r.precursors);
             }
             self.table.invalidate(dst, dp, false);
+            out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
         }
         self.send_rerr(now, dests, recipients, m.no_delete, false, out);
     }

@@ -99,6 +99,19 @@ impl RouteCache {
         self.paths = kept;
     }
 
+    /// [`RouteCache::remove_link`], returning the destinations to which no
+    /// cached path is left (fresh or not) that had one through a–b (ELFN).
+    pub fn remove_link_lost(&mut self, a: NodeId, b: NodeId) -> Vec<NodeId> {
+        let mut cut = std::collections::BTreeSet::new();
+        for p in &self.paths {
+            if let Some(i) = p.windows(2).position(|w| key(w[0], w[1]) == key(a, b)) {
+                cut.extend(p[i + 1..].iter().copied());
+            }
+        }
+        self.remove_link(a, b);
+        cut.into_iter().filter(|d| !self.paths.iter().any(|p| p[1..].contains(d))).collect()
+    }
+
     pub fn has_link(&self, a: NodeId, b: NodeId) -> bool {
         self.links.contains_key(&key(a, b))
     }

@@ -15,7 +15,9 @@ impl Dsr {
     /// and salvage the packets (§8.3.4: they are not simply dropped).
     pub(super) fn link_broken(&mut self, now: SimTime, next_hop: NodeId, cause: LinkCause, pkts: Vec<Packet>, out: &mut Vec<RouteAction>) {
         out.push(RouteAction::Note(RouteNote::LinkBroken { neighbor: next_hop, cause }));
-        self.cache.remove_link(self.me, next_hop);
+        for dst in self.cache.remove_link_lost(self.me, next_hop) {
+            out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
+        }
         self.confirmed.remove(&next_hop);
         self.notified.insert(next_hop, Default::default());
         // The maintenance buffer's packets for this hop, oldest first. One
@@ -97,7 +99,9 @@ impl Dsr {
     }
 
     pub(super) fn on_error(&mut self, p: Packet, error: RouteError, route: SourceRoute, out: &mut Vec<RouteAction>) {
-        self.cache.remove_link(error.source, error.unreachable);
+        for dst in self.cache.remove_link_lost(error.source, error.unreachable) {
+            out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
+        }
         if p.dst == self.me {
             self.last_error = Some(error);
             return;

@@ -4,9 +4,11 @@
 mod support;
 
 mod ack_policy;
+mod adtcp;
 mod clamp;
 mod config;
 mod ecn;
+mod elfn;
 mod fast_recovery;
 mod few;
 mod rto;

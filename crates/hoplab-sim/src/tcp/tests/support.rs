@@ -17,12 +17,12 @@ pub fn cfg(variant: Variant, iw: u32) -> TcpConfig {
 
 /// A pure ACK as the sink sends it.
 pub fn ack(ackno: u64) -> TcpSegment {
-    TcpSegment { flow: 0, seqno: 0, ackno, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: None , ecn: Default::default() }
+    TcpSegment { flow: 0, seqno: 0, ackno, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: None, ecn: Default::default(), adtcp: None }
 }
 
 /// A full-sized data segment.
 pub fn data(seqno: u64) -> TcpSegment {
-    TcpSegment { flow: 0, seqno, ackno: 0, payload: 1460, options: 0, sack: Default::default(), retransmit: false, window: None , ecn: Default::default() }
+    TcpSegment { flow: 0, seqno, ackno: 0, payload: 1460, options: 0, sack: Default::default(), retransmit: false, window: None, ecn: Default::default(), adtcp: None }
 }
 
 /// Everything the sender will send at `now`.
