@@ -43,7 +43,7 @@ impl SackReporter {
                 continue; // now cumulatively acknowledged, or never held
             }
             let (start, end) = block_around(s, ooo);
-            if out.as_slice().iter().any(|&b| b == (start, end)) {
+            if out.as_slice().contains(&(start, end)) {
                 continue;
             }
             if !out.push(start, end) {
