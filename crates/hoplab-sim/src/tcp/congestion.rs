@@ -249,7 +249,8 @@ pub enum Congestion {
     Tahoe(Tahoe),
     Reno(Reno),
     NewReno(NewReno),
-    Vegas(Vegas),
+    /// Boxed: its per-round state is much larger than the other variants'.
+    Vegas(Box<Vegas>),
 }
 
 impl Congestion {
@@ -258,7 +259,7 @@ impl Congestion {
             Variant::Tahoe => Congestion::Tahoe(Tahoe),
             Variant::Reno => Congestion::Reno(Reno),
             Variant::NewReno => Congestion::NewReno(NewReno),
-            Variant::Vegas(p) => Congestion::Vegas(Vegas::new(p)),
+            Variant::Vegas(p) => Congestion::Vegas(Box::new(Vegas::new(p))),
         }
     }
     pub fn variant(&self) -> Variant {
@@ -274,7 +275,7 @@ impl Congestion {
             Congestion::Tahoe(c) => c,
             Congestion::Reno(c) => c,
             Congestion::NewReno(c) => c,
-            Congestion::Vegas(c) => c,
+            Congestion::Vegas(c) => c.as_mut(),
         }
     }
 }
