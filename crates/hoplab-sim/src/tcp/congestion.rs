@@ -256,7 +256,8 @@ pub enum Congestion {
     Reno(Reno),
     NewReno(NewReno),
     Sack(super::sack::Sack),
-    Vegas(Vegas),
+    /// Boxed: its per-round state is much larger than the other variants'.
+    Vegas(Box<Vegas>),
 }
 
 impl Congestion {
@@ -266,7 +267,7 @@ impl Congestion {
             Variant::Reno => Congestion::Reno(Reno),
             Variant::NewReno => Congestion::NewReno(NewReno),
             Variant::Sack => Congestion::Sack(super::sack::Sack),
-            Variant::Vegas(p) => Congestion::Vegas(Vegas::new(p)),
+            Variant::Vegas(p) => Congestion::Vegas(Box::new(Vegas::new(p))),
         }
     }
     pub fn variant(&self) -> Variant {
@@ -284,7 +285,7 @@ impl Congestion {
             Congestion::Reno(c) => c,
             Congestion::NewReno(c) => c,
             Congestion::Sack(c) => c,
-            Congestion::Vegas(c) => c,
+            Congestion::Vegas(c) => c.as_mut(),
         }
     }
 }

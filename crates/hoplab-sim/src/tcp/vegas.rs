@@ -372,7 +372,7 @@ impl Congestion {
     /// The Vegas state, if this connection runs Vegas.
     pub fn vegas(&self) -> Option<&Vegas> {
         match self {
-            Congestion::Vegas(v) => Some(v),
+            Congestion::Vegas(v) => Some(v.as_ref()),
             _ => None,
         }
     }
