@@ -21,6 +21,7 @@ fn acks_per_segment(tcp: &str) -> (u64, usize) {
         .filter(|r| r.event == "tx" && r.node == 1 && r.frame == "DATA" && r.packet_type == "ack")
         .map(|r| r.uid)
         .collect();
+    eprintln!("{tcp:?}: {} ACKs for {} segments", acks.len(), f.packets_received);
     (f.packets_received, acks.len())
 }
 

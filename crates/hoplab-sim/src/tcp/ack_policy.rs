@@ -239,7 +239,7 @@ impl Linux {
         // with no sample the RTO stays TCP_TIMEOUT_INIT.
         let rto = srtt.map_or(TCP_TIMEOUT_INIT, |m| m + (m + m).max(TCP_RTO_MIN));
         // tcp_initialize_rcv_mss
-        let rcv_mss = mss.min(rcv_wnd / 2).min(TCP_MIN_RCVMSS).max(TCP_MIN_MSS);
+        let rcv_mss = mss.min(rcv_wnd / 2).clamp(TCP_MIN_MSS, TCP_MIN_RCVMSS);
         Linux {
             window_clamp,
             srtt,
