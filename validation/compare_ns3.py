@@ -5,7 +5,7 @@ print both side by side (docs/VALIDATION.md records the tables).
     ./hoplab --help >/dev/null            # once: builds .venv and the extension
     .venv/bin/python validation/compare_ns3.py [--peer PEER_DIR] [--set chain|grid|all]
         [--hops 1-8] [--routing static,aodv,olsr] [--seeds 1,2,3] [--duration 120]
-        [--tcp ns3|ns2] [--jsonl OUT.jsonl]
+        [--tcp ns3|ns2] [--sack] [--jsonl OUT.jsonl]
 
 PEER_DIR is the folder holding the ns-3 peer's programs (`chain`, `grid`),
 built against the ns-3.44 wheel by the peer's `setup.sh`, which prints that
@@ -124,31 +124,37 @@ def ns3_result(j: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def tcp_fields(profile: str, max_cwnd: int) -> dict[str, Any]:
-    return dict(S.SEED000_TCP, max_cwnd=max_cwnd, **TCP_PROFILES[profile])
+def tcp_fields(a: argparse.Namespace) -> dict[str, Any]:
+    t = dict(S.SEED000_TCP, max_cwnd=a.max_cwnd, **TCP_PROFILES[a.tcp])
+    if a.sack:
+        t["variant"] = "sack"
+    return t
 
 
-def ns3_tcp_flags(profile: str, max_cwnd: int, duration: float, seed: int) -> list[str]:
-    p = TCP_PROFILES[profile]
-    return [f"--minRto={p['min_rto']}", f"--delAckTimeout={p['delack_timeout']}", f"--initCwnd={p['initial_cwnd']}",
-            f"--maxCwnd={max_cwnd}", "--rxModel=ns2", f"--seed={seed}", f"--duration={duration}"]
+def ns3_tcp_flags(a: argparse.Namespace, seed: int) -> list[str]:
+    p = TCP_PROFILES[a.tcp]
+    flags = [f"--minRto={p['min_rto']}", f"--delAckTimeout={p['delack_timeout']}", f"--initCwnd={p['initial_cwnd']}",
+             f"--maxCwnd={a.max_cwnd}", "--rxModel=ns2", f"--seed={seed}", f"--duration={a.duration}"]
+    # ns-3's SACK: RFC 6675 scoreboard in TcpSocketBase (with its default
+    # PRR recovery); hoplab's: RFC 6675 pipe recovery (docs/ARCHITECTURE.md).
+    return flags + ["--sack=1"] if a.sack else flags
 
 
 def chain_pair(hops: int, routing: str, seed: int, a: argparse.Namespace) -> tuple[dict, list[str]]:
-    sc = S.chain(hops, duration=a.duration, seed=seed, tcp=tcp_fields(a.tcp, a.max_cwnd),
+    sc = S.chain(hops, duration=a.duration, seed=seed, tcp=tcp_fields(a),
                  flows=[S.ftp(0, hops, start=1.0)], timeseries=False)
     if ROUTING[routing][0]:
         sc["routing"] = dict(ROUTING[routing][0])
-    return sc, ["--start=1", f"--hops={hops}", *ROUTING[routing][1], *ns3_tcp_flags(a.tcp, a.max_cwnd, a.duration, seed)]
+    return sc, ["--start=1", f"--hops={hops}", *ROUTING[routing][1], *ns3_tcp_flags(a, seed)]
 
 
 def grid_pair(routing: str, seed: int, a: argparse.Namespace) -> tuple[dict, list[str]]:
     flows = [S.ftp(s, d, start=t) for s, d, t in GRID_FLOWS]
-    sc = S.grid(7, 7, duration=a.duration, seed=seed, tcp=tcp_fields(a.tcp, a.max_cwnd), flows=flows, timeseries=False)
+    sc = S.grid(7, 7, duration=a.duration, seed=seed, tcp=tcp_fields(a), flows=flows, timeseries=False)
     if ROUTING[routing][0]:
         sc["routing"] = dict(ROUTING[routing][0])
     return sc, ["--pattern=cross", "--start=1", "--stagger=0.5", *ROUTING[routing][1],
-                *ns3_tcp_flags(a.tcp, a.max_cwnd, a.duration, seed)]
+                *ns3_tcp_flags(a, seed)]
 
 
 def hop_list(text: str) -> list[int]:
@@ -174,6 +180,7 @@ def main() -> int:
     ap.add_argument("--duration", type=float, default=120.0)
     ap.add_argument("--max-cwnd", type=int, default=0, help="window clamp in segments on both sides (0 = none)")
     ap.add_argument("--tcp", default="ns3", choices=sorted(TCP_PROFILES), help="whose TCP timers both sides use")
+    ap.add_argument("--sack", action="store_true", help="SACK on both sides (hoplab variant sack, ns-3 --sack=1)")
     ap.add_argument("--jsonl", type=Path, help="append every run as one JSON line")
     ap.add_argument("--cache", type=Path, default=Path(__file__).with_name("ns3_runs.jsonl"),
                     help="ns-3 results by command line (default validation/ns3_runs.jsonl); reused when present")
@@ -196,7 +203,7 @@ def main() -> int:
     if a.set in ("grid", "all"):
         cases += [("grid", r, None) for r in a.grid_routing.split(",")]
 
-    print(f"TCP timers: {a.tcp} ({TCP_PROFILES[a.tcp]}), {a.duration:g} s, seeds {seeds}, max_cwnd {a.max_cwnd or 'none (64 KB window)'}\n")
+    print(f"TCP{' SACK' if a.sack else ''} timers: {a.tcp} ({TCP_PROFILES[a.tcp]}), {a.duration:g} s, seeds {seeds}, max_cwnd {a.max_cwnd or 'none (64 KB window)'}\n")
     print("| scenario | routing | hoplab kbit/s | ns-3 kbit/s | hoplab/ns-3 | per flow hoplab / ns-3 | retx % hoplab / ns-3 "
           "| RTOs hoplab / ns-3 | MAC retry drops hoplab (ACK) / ns-3 |")
     print("|---|---|---:|---:|---:|---|---|---|---|")
