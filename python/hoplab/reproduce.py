@@ -14,20 +14,17 @@ and the link failures each protocol declares.
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import pandas as pd
 
-from . import _io, scenario
+from . import scenario
 from ._reference import seed000_testbed
+from ._resumable import ReproduceError, run_resumable
 from ._table import text_table
-from .result import READ_CSV_KW
 
 HOPS = (1, 2, 3, 4)
 # The paper's columns: W = 2, 3, 4 and "32", which it uses as the label of
@@ -88,10 +85,6 @@ RUN_COLUMNS = [
     "stream_errors", "events", "wall_s", "event_hash",
 ]
 KEY = ("hops", "max_cwnd", "seed", "duration_s", "receiver", "routing", "cbr_kbps", "if_range_m")
-
-
-class ReproduceError(RuntimeError):
-    """An error the CLI reports as `hoplab: error: ...`."""
 
 
 @dataclass(frozen=True)
@@ -162,78 +155,23 @@ def run_task(task: Task) -> dict[str, Any]:
     }
 
 
-def _row_line(row: dict[str, Any]) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow([row[c] for c in RUN_COLUMNS])
-    return buf.getvalue()
-
-
 def _row_key(row: dict[str, Any]) -> tuple:
     return (int(row["hops"]), int(row["max_cwnd"]), int(row["seed"]), float(row["duration_s"]),
             str(row["receiver"]), str(row["routing"]), float(row["cbr_kbps"]), float(row["if_range_m"]))
 
 
-def _load_done(runs_csv: Path) -> dict[tuple, dict[str, Any]]:
-    """Rows already in runs.csv, by key (a run interrupted earlier resumes)."""
-    done: dict[tuple, dict[str, Any]] = {}
-    if not runs_csv.exists() or runs_csv.stat().st_size == 0:
-        return done
-    try:
-        df = pd.read_csv(runs_csv, dtype={"event_hash": str}, **READ_CSV_KW)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError):
-        return done
-    if list(df.columns) != RUN_COLUMNS:
-        return done
-    for row in df.to_dict("records"):
-        done[_row_key(row)] = row
-    return done
+def _describe(row: dict[str, Any]) -> str:
+    extra = f", {row['routing']}" if row["routing"] != "static" else ""
+    return (f"{row['scenario']} W={row['max_cwnd']} seed {row['seed']} ({row['receiver']}{extra}): "
+            f"{row['throughput_kbps']:.1f} kbit/s, retx {row['retransmission_index']:.2f} %")
 
 
 def run_tasks(tasks: list[Task], *, out: Path | None = None, jobs: int = 2,
               progress: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Run every task and return one row per run.
-
-    With ``out``, each finished run is appended to ``out/runs.csv`` at once
-    (a crash loses nothing), and runs already there are reused.
-    """
-    rows: list[dict[str, Any]] = []
-    runs_csv = None
-    if out is not None:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        runs_csv = out / "runs.csv"
-        done = _load_done(runs_csv)
-        if runs_csv.exists() and runs_csv.stat().st_size > 0 and not done and \
-                runs_csv.read_text().splitlines()[0] != ",".join(RUN_COLUMNS):
-            raise ReproduceError(f"{runs_csv} exists with other columns; choose another --out")
-        if not runs_csv.exists() or runs_csv.stat().st_size == 0:
-            _io.append_line(runs_csv, ",".join(RUN_COLUMNS))
-        reused = [done[t.key()] for t in tasks if t.key() in done]
-        rows.extend(reused)
-        if reused and progress:
-            progress(f"reusing {len(reused)} finished runs from {runs_csv}")
-        tasks = [t for t in tasks if t.key() not in done]
-
-    total = len(tasks)
-
-    def finished(i: int, row: dict[str, Any]) -> None:
-        rows.append(row)
-        if runs_csv is not None:
-            _io.append_line(runs_csv, _row_line(row))
-        if progress:
-            extra = f", {row['routing']}" if row["routing"] != "static" else ""
-            progress(f"[{i}/{total}] {row['scenario']} W={row['max_cwnd']} seed {row['seed']} "
-                     f"({row['receiver']}{extra}): {row['throughput_kbps']:.1f} kbit/s, "
-                     f"retx {row['retransmission_index']:.2f} %")
-
-    if jobs <= 1 or total <= 1:
-        for i, t in enumerate(tasks, 1):
-            finished(i, run_task(t))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_task, t) for t in tasks]
-            for i, fut in enumerate(as_completed(futures), 1):
-                finished(i, fut.result())
+    """Run every task and return one row per run; with ``out``, resumable
+    through ``out/runs.csv`` (`_resumable.run_resumable`)."""
+    rows = run_resumable(tasks, run_task, columns=RUN_COLUMNS, row_key=_row_key, out=out, jobs=jobs,
+                         progress=progress, describe=_describe)
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
     return df.sort_values(["routing", "if_range_m", "hops", "cbr_kbps", "max_cwnd", "seed"]).reset_index(drop=True)
 

@@ -40,11 +40,8 @@ curves and the field (``--schemes tcp`` runs the rest).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -52,11 +49,10 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from . import _io, scenario
+from . import scenario
 from ._reference import data_file
 from ._table import text_table
-from .reproduce import ReproduceError
-from .result import READ_CSV_KW
+from ._resumable import ReproduceError, run_resumable
 
 # Seed 001 §3.1: 2 Mbps, two-ray ground, transmission range 250 m, carrier
 # sensing range 550 m, interference range 550 m. The rest of the MAC is
@@ -313,78 +309,26 @@ def check_schemes(tasks: Iterable[Task]) -> None:
             + "\nRebuild hoplab with those features, or choose the curves with --schemes (e.g. --schemes tcp).")
 
 
-def _row_line(row: dict[str, Any]) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow([row[c] for c in RUN_COLUMNS])
-    return buf.getvalue()
-
-
 def _row_key(row: dict[str, Any]) -> tuple:
     return (str(row["topology"]), int(row["hops"]), int(row["flows"]), str(row["routing"]), str(row["scheme"]),
             int(row["seed"]), float(row["duration_s"]))
 
 
-def _load_done(runs_csv: Path) -> dict[tuple, dict[str, Any]]:
-    """Rows already in runs.csv, by key (a run interrupted earlier resumes)."""
-    if not runs_csv.exists() or runs_csv.stat().st_size == 0:
-        return {}
-    try:
-        df = pd.read_csv(runs_csv, dtype={"event_hash": str, "flow_kbps": str}, **READ_CSV_KW)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError):
-        return {}
-    if list(df.columns) != RUN_COLUMNS:
-        return {}
-    return {_row_key(r): r for r in df.to_dict("records")}
+def _describe(row: dict[str, Any]) -> str:
+    return (f"{row['topology']} {row['hops']}-hop {row['flows']} flow(s) {row['routing']} {row['scheme']} "
+            f"seed {row['seed']}: {row['throughput_kbps']:.1f} kbit/s, {row['route_changes']} route changes, "
+            f"{row['link_breaks']} link breaks ({row['wall_s']:.1f} s)")
 
 
 def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
                 progress: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Run every task of ``plan`` and return one row per run.
-
-    With ``out``, each finished run is appended to ``out/runs.csv`` at once
-    and runs already there are reused (an interrupted run resumes).
-    """
+    """Run every task of ``plan`` and return one row per run; with ``out``,
+    resumable through ``out/runs.csv`` (`_resumable.run_resumable`)."""
     tasks = plan.tasks()
     check_schemes(tasks)
-    rows: list[dict[str, Any]] = []
-    runs_csv = None
-    if out is not None:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        runs_csv = out / "runs.csv"
-        done = _load_done(runs_csv)
-        nonempty = runs_csv.exists() and runs_csv.stat().st_size > 0
-        if nonempty and not done and runs_csv.read_text().splitlines()[0] != ",".join(RUN_COLUMNS):
-            raise ReproduceError(f"{runs_csv} exists with other columns; choose another --out")
-        if not nonempty:
-            _io.append_line(runs_csv, ",".join(RUN_COLUMNS))
-        reused = [done[t.key()] for t in tasks if t.key() in done]
-        rows.extend(reused)
-        if reused and progress:
-            progress(f"reusing {len(reused)} finished runs from {runs_csv}")
-        tasks = [t for t in tasks if t.key() not in done]
-    total = len(tasks)
-    if progress:
-        progress(f"seed001: {total} runs to do ({jobs} process{'es' if jobs > 1 else ''})")
-
-    def finished(i: int, row: dict[str, Any]) -> None:
-        rows.append(row)
-        if runs_csv is not None:
-            _io.append_line(runs_csv, _row_line(row))
-        if progress:
-            progress(f"[{i}/{total}] {row['topology']} {row['hops']}-hop {row['flows']} flow(s) {row['routing']} "
-                     f"{row['scheme']} seed {row['seed']}: {row['throughput_kbps']:.1f} kbit/s, "
-                     f"{row['route_changes']} route changes, {row['link_breaks']} link breaks "
-                     f"({row['wall_s']:.1f} s)")
-
-    if jobs <= 1 or total <= 1:
-        for i, t in enumerate(tasks, 1):
-            finished(i, run_task(t))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_task, t) for t in tasks]
-            for i, fut in enumerate(as_completed(futures), 1):
-                finished(i, fut.result())
+    rows = run_resumable(tasks, run_task, columns=RUN_COLUMNS, row_key=_row_key, out=out, jobs=jobs,
+                         progress=progress, describe=_describe, str_columns=("event_hash", "flow_kbps"),
+                         name="seed001")
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
     return df.sort_values(["topology", "flows", "hops", "routing", "scheme", "seed"]).reset_index(drop=True)
 

@@ -4,7 +4,8 @@
 //! recovery point; it calls the hooks of a [`CongestionControl`] at each
 //! event and does what the returned value says. The trait's default hooks
 //! are RFC 5681 Reno; a variant overrides only what it changes (NewReno:
-//! ACKs during fast recovery). SACK, Vegas or FeW add a type and an enum arm.
+//! ACKs during fast recovery). SACK's scoreboard, Vegas, FeW, ECN, ELFN and
+//! ADTCP live in their own files (see `tcp/mod.rs`).
 //! Variants that time segments themselves (Vegas, `tcp/vegas.rs`) also use
 //! the timed hooks (`on_send`, `on_dupack_timed`, `on_ack_timed`,
 //! `on_timeout`), whose defaults do nothing beyond the hooks above.

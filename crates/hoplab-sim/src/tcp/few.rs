@@ -19,7 +19,8 @@
 //!   a fractional window. Fast retransmit is the variant's own (it needs at
 //!   least four segments in flight, so its ssthresh is at least two and the
 //!   floors never bind). A timeout sets ssthresh = max(min(W, FlightSize)/2,
-//!   ssthresh_min) and cwnd = min(1, W/2), floored at w_min: RFC 5681's loss
+//!   ssthresh_min) and cwnd = min(1, W/2), floored at w_min (a repeated timeout
+//!   of the same outage holds both, RFC 5681 §3.1): RFC 5681's loss
 //!   window of one segment whenever W ≥ 2, and a halving below that, the only
 //!   way (with ECN marks, tcp/ecn.rs) that W reaches the fractional range the
 //!   paper's W < 1 timer and w_min exist for. Taking min(W, FlightSize)
@@ -81,9 +82,20 @@ impl Few {
     }
 
     /// After the variant's timeout hook: see the module documentation.
-    pub fn on_rto(&mut self, w: &mut Window, cwnd_before: f64, flight: u64) {
-        w.set_ssthresh((cwnd_before.min(flight as f64) / 2.0).max(self.p.ssthresh_min));
-        w.set_cwnd((cwnd_before / 2.0).min(1.0)); // Window floors it at w_min
+    /// `repeated`: the timer expired again before any new ACK (a backed-off
+    /// retransmission was lost too); the window and ssthresh set by the
+    /// episode's first timeout are held (RFC 5681 §3.1: "the value of
+    /// ssthresh is held constant"), so one outage cannot halve W below one
+    /// segment again and again.
+    pub fn on_rto(&mut self, w: &mut Window, before: (f64, f64), flight: u64, repeated: bool) {
+        let (cwnd_before, ssthresh_before) = before;
+        if repeated {
+            w.set_ssthresh(ssthresh_before);
+            w.set_cwnd(cwnd_before);
+        } else {
+            w.set_ssthresh((cwnd_before.min(flight as f64) / 2.0).max(self.p.ssthresh_min));
+            w.set_cwnd((cwnd_before / 2.0).min(1.0)); // Window floors it at w_min
+        }
         self.last_sent = None;
         self.wait_until = None;
     }

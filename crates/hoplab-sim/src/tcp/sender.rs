@@ -272,6 +272,8 @@ impl TcpSender {
         }
         let flight = self.snd_max - self.snd_una;
         let mut restart_timer = true;
+        // FeW scales the growth of both ACK hooks (Vegas grows in the timed one).
+        let grown_from = (!self.in_recovery).then(|| (self.window.cwnd(), self.window.ssthresh()));
         if self.in_recovery {
             let full = self.recover.is_none_or(|r| a > r);
             let info = AckInfo { acked, flight, full, first_partial: !full && self.partial_acks == 0 };
@@ -287,11 +289,7 @@ impl TcpSender {
             }
         } else {
             let info = AckInfo { acked, flight, full: false, first_partial: false };
-            let before = (self.window.cwnd(), self.window.ssthresh());
             self.cc.hooks().on_ack(&mut self.window, &info);
-            if let Some(f) = &self.few {
-                f.scale_increase(&mut self.window, before.0, before.1); // seed 001 Eq. 9
-            }
         }
         let timing = AckTiming {
             now,
@@ -303,6 +301,9 @@ impl TcpSender {
         };
         if self.cc.hooks().on_ack_timed(&mut self.window, &timing) {
             self.pending_retransmit = Some(self.snd_una); // Vegas: fine-grained check after a retransmission
+        }
+        if let (Some(f), Some((cwnd, ssthresh))) = (&self.few, grown_from) {
+            f.scale_increase(&mut self.window, cwnd, ssthresh); // seed 001 Eq. 9
         }
         if flight == 0 {
             self.rto_deadline = None; // RFC 6298 (5.2)
@@ -316,13 +317,16 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: SimTime) {
         self.dupacks += 1;
+        // RFC 6582 §3.2 step 2: only if the cumulative ACK covers `recover`
+        // (snd_una - 1 >= recover), so one window is not halved twice.
+        let gate_open = self.recover.is_none_or(|r| self.snd_una > r);
         let timing = DupAckTiming {
             now,
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
             oldest: self.outstanding.front().map(|i| i.segment()),
             window: self.window.usable().min(self.rwnd),
-            gate_open: self.recover.is_none_or(|r| self.snd_una > r),
+            gate_open,
             dupthresh: self.dupthresh,
         };
         match self.cc.hooks().on_dupack_timed(&mut self.window, &timing) {
@@ -342,9 +346,6 @@ impl TcpSender {
             self.cc.hooks().on_dupack_in_recovery(&mut self.window); // RFC 5681 §3.2 step 4
             return;
         }
-        // RFC 6582 §3.2 step 2: only if the cumulative ACK covers `recover`
-        // (snd_una - 1 >= recover), so one window is not halved twice.
-        let gate_open = self.recover.is_none_or(|r| self.snd_una > r);
         // RFC 6675 §5 (2.b): with SACK, also when IsLost(HighACK + 1).
         let sack_lost = self.sack.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una));
         if (self.dupacks == self.dupthresh || sack_lost) && gate_open {
@@ -386,18 +387,19 @@ impl TcpSender {
             _ => return,
         }
         self.stats.timeouts += 1;
+        let repeated = self.backoff_since.is_some();
         if self.backoff_since.is_none() {
             // The timer that just expired was armed one RTO ago.
             self.backoff_since = Some(SimTime(now.0.saturating_sub(self.rtt.rto().0)));
         }
         let flight = self.snd_max - self.snd_una;
-        let cwnd_before = self.window.cwnd();
+        let before = (self.window.cwnd(), self.window.ssthresh());
         if self.adtcp_freeze(now) {
             return;
         }
         self.cc.hooks().on_timeout(&mut self.window, flight, now); // RFC 5681 §3.1 Eq. 4
         if let Some(f) = self.few.as_mut() {
-            f.on_rto(&mut self.window, cwnd_before, flight); // seed 001 §4 bounds
+            f.on_rto(&mut self.window, before, flight, repeated); // seed 001 §4 bounds
         }
         self.rtt.backoff(); // RFC 6298 (5.5)
         if self.snd_max > 0 {

@@ -104,12 +104,18 @@ fn fractional_window_sends_one_segment_every_rtt_over_w_on_its_own_timer() {
     let mut s = started(&c);
     s.handle_ack(ms(100), &ack(1)); // srtt = 100 ms; slow start: cwnd 2
     assert_eq!(seqnos(&drain(&mut s, ms(100))), vec![1, 2]);
-    // Two timeouts with no answer: cwnd 2 -> 1 -> 0.5.
-    fire(&mut s);
-    assert_eq!(s.cwnd(), 1.0);
+    // Two outages: cwnd 2 -> 1 (ssthresh 1); the retransmission of 1 is
+    // answered (Eq. 9: 1 + 0.05), then the resent 2 times out: W halves
+    // below one segment.
     let (t, out) = fire(&mut s);
-    assert_eq!((s.cwnd(), s.ssthresh()), (0.5, 0.5));
     assert_eq!(out, vec![1], "the timeout's retransmission is not paced");
+    assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 1.0));
+    s.handle_ack(t + Dur::from_millis(100), &ack(2));
+    assert!(close(s.cwnd(), 1.05));
+    assert_eq!(seqnos(&drain(&mut s, t + Dur::from_millis(100))), vec![2]);
+    let (t, out) = fire(&mut s);
+    assert!(close(s.cwnd(), 0.525) && close(s.ssthresh(), 0.5), "{} {}", s.cwnd(), s.ssthresh());
+    assert_eq!(out, vec![2], "the timeout's retransmission is not paced");
     // Everything is acknowledged; W < 1 now sends one segment per RTT/W.
     let mut now = t + Dur::from_millis(100);
     s.handle_ack(now, &ack(3));
@@ -130,17 +136,46 @@ fn fractional_window_sends_one_segment_every_rtt_over_w_on_its_own_timer() {
     }
 }
 
+/// Fire timers until the retransmission timer has expired once more
+/// (FeW's W < 1 send timer may come first); what was sent meanwhile.
+fn fire_rto(s: &mut TcpSender) -> (SimTime, Vec<u64>) {
+    let n = s.stats().timeouts;
+    let mut sent = Vec::new();
+    loop {
+        let (t, out) = fire(s);
+        sent.extend(out);
+        if s.stats().timeouts > n {
+            return (t, sent);
+        }
+    }
+}
+
 #[test]
 fn w_min_and_ssthresh_min_bound_repeated_decreases() {
-    let c = TcpConfig { few: Some(FewParams { alpha: 0.1, w_min: 0.3, ssthresh_min: 0.2 }), ..cfg(Variant::NewReno, 4) };
+    let c = TcpConfig { few: Some(FewParams { alpha: 0.01, w_min: 0.3, ssthresh_min: 0.2 }), ..cfg(Variant::NewReno, 4) };
     let mut s = started(&c);
+    let (_, out) = fire_rto(&mut s);
+    assert_eq!(out, vec![0], "the retransmission goes at once");
+    assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 2.0));
+    // The same outage times out again: both are held (RFC 5681 §3.1).
+    for _ in 0..3 {
+        let (_, out) = fire_rto(&mut s);
+        assert_eq!(out, vec![0]);
+        assert_eq!((s.cwnd(), s.ssthresh()), (1.0, 2.0));
+    }
+    // Separate outages (each ended by a new ACK) halve W below one segment,
+    // down to the bounds w_min and ssthresh_min, and no further.
     let mut seen = Vec::new();
-    for _ in 0..6 {
-        let (_, out) = fire(&mut s);
-        assert_eq!(out, vec![0], "each timeout retransmits the first segment at once");
+    for _ in 0..8 {
+        let (t, _) = fire(&mut s);
+        s.handle_ack(t, &ack(s.snd_una() + 1));
+        drain(&mut s, t);
+        fire_rto(&mut s);
         seen.push((s.cwnd(), s.ssthresh()));
     }
-    assert_eq!(seen, vec![(1.0, 2.0), (0.5, 0.5), (0.3, 0.25), (0.3, 0.2), (0.3, 0.2), (0.3, 0.2)]);
+    assert!(seen.iter().all(|&(w, t)| w >= 0.3 - 1e-9 && t >= 0.2 - 1e-9), "{seen:?}");
+    assert!(seen.windows(2).any(|p| p[1].0 < p[0].0 && p[1].0 < 1.0), "W halves below one: {seen:?}");
+    assert_eq!(*seen.last().unwrap(), (0.3, 0.2), "{seen:?}");
     // Without FeW a timeout never goes below one segment nor ssthresh below two.
     let mut s = started(&cfg(Variant::NewReno, 4));
     for _ in 0..3 {

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use super::support::{ack, cfg, drain, ms, seqnos};
-use crate::tcp::{TcpConfig, TcpSender, TcpSink, Variant, Vegas, VegasParams};
+use crate::tcp::{FewParams, TcpConfig, TcpSender, TcpSink, Variant, Vegas, VegasParams};
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
 
@@ -214,6 +214,32 @@ fn congestion_avoidance_keeps_diff_between_alpha_and_beta() {
     assert!((1..=3).contains(&last.diff), "settles inside the band: {last:?}");
     assert!(p.sender.cwnd() <= 8.0, "W (1 - 1/2) <= β + 1/2 means W <= 7, cwnd {}", p.sender.cwnd());
     assert_eq!(p.sender.stats().retransmissions, 0);
+}
+
+/// Growth over one second with nothing queued (RTT = BaseRTT), from
+/// congestion avoidance reached through a γ exit.
+fn vegas_growth_in_ten_rtts(c: &TcpConfig) -> f64 {
+    let mut p = Path::new(c, Dur::from_millis(100));
+    p.run_until(ms(550));
+    p.rtt = Dur::from_millis(150);
+    p.run_until(ms(2000));
+    assert!(p.rounds.last().is_some_and(|r| !r.slow_start));
+    p.rtt = Dur::from_millis(100);
+    let held = p.sender.cwnd();
+    p.run_until(p.now + Dur::from_millis(1000));
+    assert_eq!(p.sender.stats().retransmissions, 0);
+    p.sender.cwnd() - held
+}
+
+#[test]
+fn few_scales_the_congestion_avoidance_growth_of_vegas() {
+    // seed 001 §4: FeW composes with any variant; Vegas grows in its timed
+    // hook, whose increase FeW keeps α of (Eq. 9).
+    let plain = vegas_growth_in_ten_rtts(&cfg(vegas(), 2));
+    let few = TcpConfig { few: Some(FewParams { alpha: 0.25, w_min: 0.1, ssthresh_min: 0.1 }), ..cfg(vegas(), 2) };
+    let scaled = vegas_growth_in_ten_rtts(&few);
+    assert!(plain >= 7.0, "plain Vegas: one segment per RTT, grew {plain}");
+    assert!(scaled > 0.5 && scaled <= 0.25 * 10.0 + 1.0, "FeW α = 0.25: about 2.5 segments, grew {scaled}");
 }
 
 #[test]
