@@ -80,39 +80,40 @@ impl TcpSegment {
 pub const MAX_SACK_BLOCKS: usize = 3;
 
 /// The blocks of a SACK option (RFC 2018 §3), each `[start, end)` in
-/// segment numbers, first block first. Fixed-size so segments stay cheap to copy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// segment numbers, first block first. Boxed, and absent on every segment of
+/// a flow without SACK: a `Packet` is copied at every hop and event, and
+/// inline blocks would grow every packet of every run by 48 bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
-    len: u8,
-    blocks: [(u64, u64); MAX_SACK_BLOCKS],
+    blocks: Option<Box<(u8, [(u64, u64); MAX_SACK_BLOCKS])>>,
 }
 
 impl SackBlocks {
     /// Append a block; false (and nothing added) when all slots are used.
     pub fn push(&mut self, start: u64, end: u64) -> bool {
-        if self.len as usize == MAX_SACK_BLOCKS {
+        let (len, blocks) = &mut **self.blocks.get_or_insert_with(Default::default);
+        if *len as usize == MAX_SACK_BLOCKS {
             return false;
         }
-        self.blocks[self.len as usize] = (start, end);
-        self.len += 1;
+        blocks[*len as usize] = (start, end);
+        *len += 1;
         true
     }
     pub fn as_slice(&self) -> &[(u64, u64)] {
-        &self.blocks[..self.len as usize]
+        self.blocks.as_deref().map_or(&[], |(len, b)| &b[..*len as usize])
     }
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.as_slice().len()
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
     /// Bytes of the option on the wire: kind and length (2) + 8 per block
     /// (RFC 2018 §3), after two NOPs that align it to 4 bytes; 0 without blocks.
     pub fn option_bytes(&self) -> u16 {
-        if self.len == 0 {
-            0
-        } else {
-            4 + 8 * self.len as u16
+        match self.len() {
+            0 => 0,
+            n => 4 + 8 * n as u16,
         }
     }
 }
