@@ -10,7 +10,9 @@ from . import scenario
 from ._core import ScenarioError
 from ._core import __version__ as __version__
 from ._run import run
+from .manifest import ResultError
 from .result import Result
 from .scenario import load_scenario
 
 __all__ = ["run", "Result", "ScenarioError", "load_scenario", "scenario", "__version__"]
+__all__ += ["ResultError"]

@@ -17,7 +17,35 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["atomic_write_bytes", "atomic_write_with", "append_line"]
+__all__ = ["atomic_write_bytes", "atomic_write_with", "umask", "fsync_dir"]
+
+
+def umask() -> int:
+    """The process's umask, without changing it (Linux), else by setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o077)  # the most restrictive value while we look: safe for other threads
+    os.umask(old)
+    return old
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename or a new file in ``path`` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _stamp() -> str:
@@ -47,6 +75,9 @@ def atomic_write_with(path: Path, write: Callable[[Path], None], *, stamp: str |
     os.close(fd)
     tmp = Path(tmp_name)
     try:
+        # mkstemp makes the file 0600; results are the user's files, so give
+        # them the mode a plain open() would (0666 less the umask).
+        os.chmod(tmp, 0o666 & ~umask())
         write(tmp)
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
@@ -63,13 +94,3 @@ def atomic_write_bytes(path: Path, data: bytes, *, stamp: str | None = None) -> 
         tmp.write_bytes(data)
 
     return atomic_write_with(path, write, stamp=stamp)
-
-
-def append_line(path: Path, line: str) -> None:
-    """Append one line and flush it to disk (used for incremental CSV rows)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(line if line.endswith("\n") else line + "\n")
-        f.flush()
-        os.fsync(f.fileno())

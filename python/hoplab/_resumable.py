@@ -1,46 +1,22 @@
 """A resumable batch of simulation runs, shared by the `reproduce` experiments.
 
-Each finished run is appended to ``out/runs.csv`` at once (a crash or Ctrl-C
-loses nothing), and a later call with the same ``out`` reuses the runs the
-file already holds, matched by key.
+Each finished run is committed to ``out/runs.sqlite`` at once (a crash or
+Ctrl-C loses nothing, a torn write is never reused; `runlog.RunLog`), and a
+later call with the same ``out`` reuses the runs it already holds, matched by
+key. ``out/runs.csv`` is the same rows as a table, exported after each run.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
 
-import pandas as pd
-
-from . import _io
-from .result import READ_CSV_KW
+from . import runlog
 
 
 class ReproduceError(RuntimeError):
     """An error the CLI reports as `hoplab: error: ...`."""
-
-
-def _row_line(row: dict[str, Any], columns: Sequence[str]) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow([row[c] for c in columns])
-    return buf.getvalue()
-
-
-def _load_done(runs_csv: Path, columns: Sequence[str], row_key: Callable[[dict[str, Any]], Hashable],
-               str_columns: Sequence[str]) -> dict[Hashable, dict[str, Any]]:
-    """Rows already in runs.csv, by key; none if it is empty, unreadable or has other columns."""
-    if not runs_csv.exists() or runs_csv.stat().st_size == 0:
-        return {}
-    try:
-        df = pd.read_csv(runs_csv, dtype={c: str for c in str_columns}, **READ_CSV_KW)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError):
-        return {}
-    if list(df.columns) != list(columns):
-        return {}
-    return {row_key(r): r for r in df.to_dict("records")}
 
 
 def run_resumable(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]], *,
@@ -51,22 +27,17 @@ def run_resumable(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]
     """Run every task (``task.key()`` must equal ``row_key`` of its row) and
     return one row per task, reused ones first."""
     rows: list[dict[str, Any]] = []
-    runs_csv = None
-    header = ",".join(columns)
+    log = None
     if out is not None:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        runs_csv = out / "runs.csv"
-        done = _load_done(runs_csv, columns, row_key, str_columns)
-        nonempty = runs_csv.exists() and runs_csv.stat().st_size > 0
-        if nonempty and not done and runs_csv.read_text().splitlines()[0] != header:
-            raise ReproduceError(f"{runs_csv} exists with other columns; choose another --out")
-        if not nonempty:
-            _io.append_line(runs_csv, header)
+        try:
+            log = runlog.RunLog(Path(out), columns, row_key, str_columns=str_columns, progress=progress)
+        except runlog.RunLogError as e:
+            raise ReproduceError(str(e)) from None
+        done = {row_key(r): r for r in log.rows()}
         reused = [done[t.key()] for t in tasks if t.key() in done]
         rows.extend(reused)
         if reused and progress:
-            progress(f"reusing {len(reused)} finished runs from {runs_csv}")
+            progress(f"reusing {len(reused)} finished runs from {log.path}")
         tasks = [t for t in tasks if t.key() not in done]
     total = len(tasks)
     if name and progress:
@@ -74,8 +45,8 @@ def run_resumable(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]
 
     def finished(i: int, row: dict[str, Any]) -> None:
         rows.append(row)
-        if runs_csv is not None:
-            _io.append_line(runs_csv, _row_line(row, columns))
+        if log is not None:
+            log.add(row)
         if progress:
             progress(f"[{i}/{total}] {describe(row)}")
 

@@ -101,6 +101,8 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         except ImportError:
             raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
     text, kind = _with_overrides(scenario, *_read(scenario), sets)
+    if not no_save:  # a read-only --out fails now, not after the run
+        _check_out(out_dir or Path("out"))
     try:
         res = run_text(text, kind, seed)
     except _core.ScenarioError as e:
@@ -115,6 +117,15 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     except OSError as e:
         raise HoplabError(_os_error_text(e, Path(e.filename or out_dir))) from None
     click.echo(f"\nresults written to {out_dir}/")
+
+
+def _check_out(out_dir: Path) -> None:
+    from .result import Result
+
+    try:
+        Result.check_writable(out_dir)
+    except OSError as e:
+        raise HoplabError(_os_error_text(e, out_dir)) from None
 
 
 def _scenario_dict(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> dict[str, Any]:

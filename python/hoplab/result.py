@@ -13,19 +13,23 @@ A results directory holds::
     outages.csv      no-route periods at sources and delivery gaps at destinations
     trace.csv        with `[output] trace = true`: every frame sent and received, every drop
     scenario.toml    the scenario that was run (scenario.json for a dict)
+    MANIFEST.json    each file's size and SHA-256, written last (hoplab/manifest.py)
 
-`Result.load(dir)` reads such a directory back into equal DataFrames.
+`Result.load(dir)` reads such a directory back into equal DataFrames, after
+checking every file against the manifest (`hoplab.ResultError` if not whole).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import warnings
 from pathlib import Path
 from typing import Any, Mapping
 
 import pandas as pd
 
-from . import _io
+from . import manifest
 from ._table import fmt_num, text_table
 
 __all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
@@ -134,6 +138,23 @@ SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
+# Every name a file of a result can have: those in a directory that a
+# manifest does not list are refused on load and moved aside on save.
+RESULT_NAMES = frozenset(
+    [f"{t}.{ext}" for t in TABLES for ext in ("csv", "parquet")]
+    + ["info.json", "scenario.toml", "scenario.json", manifest.MANIFEST])
+
+
+def _read_table(path: Path, read: Any) -> pd.DataFrame:
+    """A table file as a DataFrame; a header-only CSV is an empty table."""
+    try:
+        return read()
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame()
+    except (ValueError, OSError) as e:  # pandas' ParserError is a ValueError
+        raise manifest.ResultError(path, f"unreadable table ({e})") from None
+
+
 def _frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
     """A DataFrame in the schema's column order and dtypes.
 
@@ -189,7 +210,9 @@ class Result:
                   scenario_format: str | None = None) -> "Result":
         """Build from the dict returned by ``hoplab._core.run_toml``/``run_json``."""
         return cls(
-            dict(raw["info"]),
+            # The version and commit that ran the simulation (a later save by
+            # another hoplab records itself in MANIFEST.json, not here).
+            {**dict(raw["info"]), **manifest.writer_info()},
             *(_frame(t, raw[t]) for t in TABLES),
             scenario_text=scenario_text,
             scenario_format=scenario_format,
@@ -197,11 +220,14 @@ class Result:
 
     # ------------------------------------------------------------------ files
     def save(self, directory: str | Path, format: str = "csv") -> Path:
-        """Write the four tables, info.json and the scenario into ``directory``.
+        """Write the tables, info.json and the scenario into ``directory``, as one unit.
 
-        Each file is written atomically (temporary name, then rename); an
-        existing file with different content is moved to
-        ``previous/<timestamp>/`` first, and unrelated files are left alone.
+        The files and a MANIFEST.json listing their sizes and checksums are
+        written into a staging directory, the manifest last, then renamed into
+        place (`hoplab.manifest.save_dir`): a crash leaves the old result or the
+        new one, or a directory `load` refuses, never a mix. Earlier result
+        files with different content are moved to ``previous/<timestamp>/``
+        first, and unrelated files are left alone. Files get the user's umask.
         Returns the directory.
         """
         if format not in ("csv", "parquet"):
@@ -211,35 +237,59 @@ class Result:
                 import pyarrow  # noqa: F401
             except ImportError as e:  # pragma: no cover - depends on the environment
                 raise ImportError("format='parquet' needs pyarrow: pip install 'hoplab[parquet]'") from e
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        stamp = _io._stamp()
+
+        def text(data: str) -> Any:
+            return lambda p: p.write_bytes(data.encode())
+
+        entries = []
         for t in TABLES:
             df = getattr(self, t)
             if format == "csv":
-                _io.atomic_write_bytes(d / f"{t}.csv", df.to_csv(index=False).encode(), stamp=stamp)
+                write = text(df.to_csv(index=False))
             else:
-                _io.atomic_write_with(d / f"{t}.parquet", lambda p, df=df: df.to_parquet(p, index=False), stamp=stamp)
-        info = json.dumps(self.info, indent=2, sort_keys=True) + "\n"
-        _io.atomic_write_bytes(d / "info.json", info.encode(), stamp=stamp)
+                write = (lambda p, df=df: df.to_parquet(p, index=False))
+            entries.append(manifest.Entry(f"{t}.{format}", write, len(df)))
+        entries.append(manifest.Entry("info.json", text(json.dumps(self.info, indent=2, sort_keys=True) + "\n")))
         if self.scenario_text is not None:
             ext = "json" if self.scenario_format == "json" else "toml"
-            _io.atomic_write_bytes(d / f"scenario.{ext}", self.scenario_text.encode(), stamp=stamp)
-        return d
+            entries.append(manifest.Entry(f"scenario.{ext}", text(self.scenario_text)))
+        return manifest.save_dir(directory, entries, table_format=format, result_names=RESULT_NAMES)
+
+    @staticmethod
+    def check_writable(directory: str | os.PathLike[str]) -> Path:
+        """Raise an OSError naming ``directory`` if `save` could not write there;
+        call it before a long run (the CLI does for ``--out``)."""
+        return manifest.check_writable(directory)
 
     @classmethod
-    def load(cls, directory: str | Path) -> "Result":
-        """Read a directory written by `save` (CSV or Parquet)."""
+    def load(cls, directory: str | Path, *, verify: bool = True) -> "Result":
+        """Read a directory written by `save` (CSV or Parquet).
+
+        Every file is checked against MANIFEST.json first: a missing manifest,
+        a missing, truncated or changed file, or result files the manifest does
+        not list raise `hoplab.ResultError` naming the file. ``verify=False``
+        reads a directory without a manifest (saved before hoplab wrote them)
+        with a warning; check it, then `save` it again to add a manifest.
+        """
         d = Path(directory)
+        if verify:
+            m = manifest.verify(d, RESULT_NAMES)
+            files = m["files"]
+        else:
+            warnings.warn(f"{d}: loading without checking the result's manifest", stacklevel=2)
+            files = {f"{t}.{ext}": {} for t in TABLES for ext in ("csv", "parquet") if (d / f"{t}.{ext}").exists()}
         info = json.loads((d / "info.json").read_text())
         frames = {}
         for t in TABLES:
-            if (d / f"{t}.csv").exists():
-                raw = pd.read_csv(d / f"{t}.csv", **READ_CSV_KW)
-            elif (d / f"{t}.parquet").exists():
-                raw = pd.read_parquet(d / f"{t}.parquet")
+            if f"{t}.csv" in files:
+                path = d / f"{t}.csv"
+                raw = _read_table(path, lambda: pd.read_csv(path, **READ_CSV_KW))
+            elif f"{t}.parquet" in files:
+                path = d / f"{t}.parquet"
+                raw = _read_table(path, lambda: pd.read_parquet(path))
             else:  # written before this table existed
-                raw = pd.DataFrame()
+                path, raw = d / f"{t}.csv", pd.DataFrame()
+            manifest.check_rows(path, len(raw), files.get(path.name, {}))
             frames[t] = _frame(t, {c: raw[c].to_numpy() for c in raw.columns})
         text, fmt = None, None
         for ext in ("toml", "json"):

@@ -241,6 +241,8 @@ fn validate_json(text: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The commit the extension was built from, or "unknown" (see build.rs).
+    m.add("__git_commit__", env!("HOPLAB_GIT_COMMIT"))?;
     m.add_function(wrap_pyfunction!(run_toml, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
