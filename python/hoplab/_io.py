@@ -67,8 +67,12 @@ def _keep_previous(path: Path, new_bytes: bytes | None, stamp: str) -> None:
     os.replace(path, backup_dir / path.name)
 
 
-def atomic_write_with(path: Path, write: Callable[[Path], None], *, stamp: str | None = None) -> Path:
-    """Call ``write(tmp_path)`` to produce the file, then rename it to ``path``."""
+def atomic_write_with(path: Path, write: Callable[[Path], None], *, stamp: str | None = None,
+                      keep_previous: bool = True) -> Path:
+    """Call ``write(tmp_path)`` to produce the file, then rename it to ``path``.
+
+    ``keep_previous=False`` replaces a derived file (an export) without a copy.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -81,7 +85,8 @@ def atomic_write_with(path: Path, write: Callable[[Path], None], *, stamp: str |
         write(tmp)
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
-        _keep_previous(path, tmp.read_bytes() if path.exists() else None, stamp or _stamp())
+        if keep_previous:
+            _keep_previous(path, tmp.read_bytes() if path.exists() else None, stamp or _stamp())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -89,8 +94,8 @@ def atomic_write_with(path: Path, write: Callable[[Path], None], *, stamp: str |
     return path
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, stamp: str | None = None) -> Path:
+def atomic_write_bytes(path: Path, data: bytes, *, stamp: str | None = None, keep_previous: bool = True) -> Path:
     def write(tmp: Path) -> None:
         tmp.write_bytes(data)
 
-    return atomic_write_with(path, write, stamp=stamp)
+    return atomic_write_with(path, write, stamp=stamp, keep_previous=keep_previous)

@@ -99,6 +99,7 @@ class RunLog:
                                 [("schema", str(SCHEMA_VERSION)), ("columns", json.dumps(self.columns))])
                 con.execute("COMMIT")
                 if imported is not None:
+                    _io._keep_previous(self.csv_path, None, _io._stamp())  # the old file, as it was
                     self.export()
                 return
             con.execute("COMMIT")
@@ -139,7 +140,8 @@ class RunLog:
         w.writerow(self.columns)
         for row in self.rows():
             w.writerow([row.get(c, "") for c in self.columns])
-        _io.atomic_write_bytes(self.csv_path, buf.getvalue().encode())
+        # runs.csv is derived from the database: replace it without a copy
+        _io.atomic_write_bytes(self.csv_path, buf.getvalue().encode(), keep_previous=False)
 
     # ------------------------------------------------------------ old logs
     def _import_csv(self, con: sqlite3.Connection) -> int | None:
@@ -152,7 +154,7 @@ class RunLog:
         case cannot be told apart: a line torn inside its first field, the
         label, and completed by the next row; that row's key and numbers are
         then whole and only its label is garbled.) The old file is kept in
-        ``previous/<time>/runs.csv`` when the export replaces it.
+        ``previous/<time>/runs.csv``.
         """
         text = self.csv_path.read_bytes().decode("utf-8", errors="replace")
         if not text.strip():
