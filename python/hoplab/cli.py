@@ -226,7 +226,8 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 @click.option("--only", "only_text", default=None, metavar="LIST",
               help="seed001: experiments to run, of table1, fig9, fig12 [default: all].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Append each finished run to DIR/runs.csv (resumes from it), write DIR/summary.csv.")
+              help="Record each finished run in DIR/runs.sqlite (resumes from it; DIR/runs.csv is its table), "
+                   "write DIR/summary.csv.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
 def reproduce(experiment: str, replicas: int | None, receiver: str | None, routing: str | None,

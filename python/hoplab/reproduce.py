@@ -169,7 +169,7 @@ def _describe(row: dict[str, Any]) -> str:
 def run_tasks(tasks: list[Task], *, out: Path | None = None, jobs: int = 2,
               progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Run every task and return one row per run; with ``out``, resumable
-    through ``out/runs.csv`` (`_resumable.run_resumable`)."""
+    through ``out/runs.sqlite`` (`_resumable.run_resumable`)."""
     rows = run_resumable(tasks, run_task, columns=RUN_COLUMNS, row_key=_row_key, out=out, jobs=jobs,
                          progress=progress, describe=_describe)
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)

@@ -323,7 +323,7 @@ def _describe(row: dict[str, Any]) -> str:
 def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
                 progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Run every task of ``plan`` and return one row per run; with ``out``,
-    resumable through ``out/runs.csv`` (`_resumable.run_resumable`)."""
+    resumable through ``out/runs.sqlite`` (`_resumable.run_resumable`)."""
     tasks = plan.tasks()
     check_schemes(tasks)
     rows = run_resumable(tasks, run_task, columns=RUN_COLUMNS, row_key=_row_key, out=out, jobs=jobs,
