@@ -28,6 +28,7 @@ import errno
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
@@ -105,22 +106,28 @@ def save_dir(target: str | os.PathLike[str], entries: Sequence[Entry], *, table_
     target are the old result, the rest of the target is left alone.
     """
     target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(target))
     stage = _stage(target)
     files: dict[str, dict[str, Any]] = {}
-    for e in entries:
-        path = stage / e.name
-        e.write(path)
-        _fsync_file(path)
-        files[e.name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
-        if e.rows is not None:
-            files[e.name]["rows"] = int(e.rows)
-        _step(f"staged {e.name}")
-    manifest = {"format": FORMAT, "format_version": FORMAT_VERSION, "table_format": table_format,
-                **writer_info(), "files": dict(sorted(files.items()))}
-    data = (json.dumps(manifest, indent=2) + "\n").encode()
-    (stage / MANIFEST).write_bytes(data)
-    _fsync_file(stage / MANIFEST)
-    _io.fsync_dir(stage)
+    try:
+        for e in entries:
+            path = stage / e.name
+            e.write(path)
+            _fsync_file(path)
+            files[e.name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
+            if e.rows is not None:
+                files[e.name]["rows"] = int(e.rows)
+            _step(f"staged {e.name}")
+        manifest = {"format": FORMAT, "format_version": FORMAT_VERSION, "table_format": table_format,
+                    **writer_info(), "files": dict(sorted(files.items()))}
+        data = (json.dumps(manifest, indent=2) + "\n").encode()
+        (stage / MANIFEST).write_bytes(data)
+        _fsync_file(stage / MANIFEST)
+        _io.fsync_dir(stage)
+    except BaseException:  # (a disk full, a writer error) the target was not touched yet
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
     _step("staged the manifest")
     if not target.exists():
         try:

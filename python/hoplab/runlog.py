@@ -17,6 +17,7 @@ before this one (see `_import_csv`).
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
 
 from . import _io
+from .manifest import check_writable
 
 __all__ = ["RunLog", "RunLogError", "DB_NAME", "CSV_NAME"]
 
@@ -72,6 +74,7 @@ class RunLog:
         self.row_key = row_key
         self.str_columns = set(str_columns)
         self.progress = progress
+        check_writable(self.out)  # an OSError naming the directory, before any run
         self.out.mkdir(parents=True, exist_ok=True)
         try:
             self._open()
@@ -124,8 +127,11 @@ class RunLog:
 
     def add(self, row: dict[str, Any]) -> None:
         """Record one finished run (one transaction), then refresh runs.csv."""
-        with closing(self._connect()) as con:
-            self._insert(con, row)
+        try:
+            with closing(self._connect()) as con:
+                self._insert(con, row)
+        except sqlite3.Error as e:  # disk full, I/O error: reported like any OSError
+            raise OSError(errno.EIO, f"cannot record a finished run ({e})", str(self.path)) from None
         self.export()
 
     def _insert(self, con: sqlite3.Connection, row: dict[str, Any]) -> None:
@@ -176,7 +182,7 @@ class RunLog:
                 continue
             good.append(r)
         dropped = len(rows) - len(good) + int(torn_tail)
-        if self.progress:
+        if self.progress and rows:
             self.progress(f"imported {len(good)} finished runs from {self.csv_path} into {self.path}"
                           + (f"; {dropped} torn or damaged lines dropped (those runs are done again)"
                              if dropped else ""))

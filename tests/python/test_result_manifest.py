@@ -336,3 +336,34 @@ def test_run_refuses_an_out_that_is_a_file(tmp_path):
 def test_check_writable_leaves_nothing_behind(tmp_path):
     assert hoplab.Result.check_writable(tmp_path / "a" / "b") == tmp_path / "a" / "b"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_write_leaves_the_old_result_and_no_staging(tmp_path, results):
+    d = results[0].save(tmp_path / "r")
+
+    def boom(path: Path) -> None:
+        path.write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space"):
+        manifest.save_dir(d, [manifest.Entry("flows.csv", boom, 1)], table_format="csv",
+                          result_names=["flows.csv"])
+    assert hoplab.Result.load(d) == results[0]
+    assert not [p for p in d.iterdir() if p.name.startswith(".")]
+
+
+def test_save_into_a_file_is_refused(tmp_path, results):
+    f = tmp_path / "f"
+    f.write_text("x")
+    with pytest.raises(NotADirectoryError):
+        results[0].save(f)
+    assert [p.name for p in tmp_path.iterdir()] == ["f"]
+
+
+def test_reproduce_refuses_a_read_only_out_before_running(tmp_path):
+    ro = _read_only_dir(tmp_path)
+    r = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "1",
+                                 "--out", str(ro / "rep")])
+    assert r.exit_code == 2 and r.stdout == ""
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"hoplab: error: {ro / 'rep'}: cannot be created")
