@@ -101,53 +101,67 @@ class RunLog:
                 con.executemany("INSERT INTO meta VALUES (?, ?)",
                                 [("schema", str(SCHEMA_VERSION)), ("columns", json.dumps(self.columns))])
                 con.execute("COMMIT")
+                self._load(con)
                 if imported is not None:
                     _io._keep_previous(self.csv_path, None, _io._stamp())  # the old file, as it was
                     self.export()
                 return
             con.execute("COMMIT")
-        if int(meta.get("schema", 0)) > SCHEMA_VERSION:
-            raise RunLogError(f"{self.path}: written by a newer hoplab; upgrade or choose another --out")
-        if json.loads(meta["columns"]) != self.columns:
-            raise RunLogError(f"{self.path} holds runs with other columns; choose another --out")
+            if int(meta.get("schema", 0)) > SCHEMA_VERSION:
+                raise RunLogError(f"{self.path}: written by a newer hoplab; upgrade or choose another --out")
+            if json.loads(meta["columns"]) != self.columns:
+                raise RunLogError(f"{self.path} holds runs with other columns; choose another --out")
+            self._load(con)
         self.export()  # in case a kill came between a run's commit and its export
+
+    def _load(self, con: sqlite3.Connection) -> None:
+        """Read the finished runs once; later exports render from this copy."""
+        self._rows: dict[str, dict[str, Any]] = {}
+        self._lines: dict[str, str] = {}
+        bad = 0
+        for key, text, digest in con.execute("SELECT key, row, sha256 FROM runs ORDER BY rowid"):
+            if _digest(text) != digest:
+                bad += 1
+                continue
+            self._keep(key, json.loads(text))
+        if bad and self.progress:
+            self.progress(f"{self.path}: {bad} damaged rows dropped; those runs are done again")
+
+    def _keep(self, key: str, row: dict[str, Any]) -> None:
+        self._rows.pop(key, None)
+        self._lines.pop(key, None)
+        self._rows[key] = row
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow([row.get(c, "") for c in self.columns])
+        self._lines[key] = buf.getvalue()
 
     def rows(self) -> list[dict[str, Any]]:
         """Every finished run, in the order they finished."""
-        out, bad = [], 0
-        with closing(self._connect()) as con:
-            for text, digest in con.execute("SELECT row, sha256 FROM runs ORDER BY rowid"):
-                if _digest(text) != digest:
-                    bad += 1
-                    continue
-                out.append(json.loads(text))
-        if bad and self.progress:
-            self.progress(f"{self.path}: {bad} damaged rows dropped; those runs are done again")
-        return out
+        return list(self._rows.values())
 
     def add(self, row: dict[str, Any]) -> None:
         """Record one finished run (one transaction), then refresh runs.csv."""
         try:
             with closing(self._connect()) as con:
-                self._insert(con, row)
+                key = self._insert(con, row)
         except sqlite3.Error as e:  # disk full, I/O error: reported like any OSError
             raise OSError(errno.EIO, f"cannot record a finished run ({e})", str(self.path)) from None
+        self._keep(key, json.loads(_json(row)))  # as a resume will read it back
         self.export()
 
-    def _insert(self, con: sqlite3.Connection, row: dict[str, Any]) -> None:
+    def _insert(self, con: sqlite3.Connection, row: dict[str, Any]) -> str:
         text = _json(row)
-        con.execute("INSERT OR REPLACE INTO runs (key, row, sha256) VALUES (?, ?, ?)",
-                    (_key_text(self.row_key(row)), text, _digest(text)))
+        key = _key_text(self.row_key(row))
+        con.execute("INSERT OR REPLACE INTO runs (key, row, sha256) VALUES (?, ?, ?)", (key, text, _digest(text)))
+        return key
 
     def export(self) -> None:
-        """Write runs.csv from the database, atomically."""
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(self.columns)
-        for row in self.rows():
-            w.writerow([row.get(c, "") for c in self.columns])
+        """Write runs.csv from the committed rows, atomically."""
+        header = io.StringIO()
+        csv.writer(header, lineterminator="\n").writerow(self.columns)
+        data = header.getvalue() + "".join(self._lines.values())
         # runs.csv is derived from the database: replace it without a copy
-        _io.atomic_write_bytes(self.csv_path, buf.getvalue().encode(), keep_previous=False)
+        _io.atomic_write_bytes(self.csv_path, data.encode(), keep_previous=False)
 
     # ------------------------------------------------------------ old logs
     def _import_csv(self, con: sqlite3.Connection) -> int | None:
