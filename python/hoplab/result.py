@@ -146,7 +146,7 @@ RESULT_NAMES = frozenset(
 
 
 def _read_table(path: Path, read: Any) -> pd.DataFrame:
-    """A table file as a DataFrame; a header-only CSV is an empty table."""
+    """A table file as a DataFrame (an empty file is an empty table), or ResultError."""
     try:
         return read()
     except pd.errors.EmptyDataError:

@@ -104,7 +104,7 @@ class RunLog:
                 self._load(con)
                 if imported is not None:
                     _io._keep_previous(self.csv_path, None, _io._stamp())  # the old file, as it was
-                    self.export()
+                self.export()
                 return
             con.execute("COMMIT")
             if int(meta.get("schema", 0)) > SCHEMA_VERSION:
