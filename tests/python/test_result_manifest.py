@@ -367,3 +367,16 @@ def test_reproduce_refuses_a_read_only_out_before_running(tmp_path):
     assert r.exit_code == 2 and r.stdout == ""
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith(f"hoplab: error: {ro / 'rep'}: cannot be created")
+
+
+def test_a_save_of_the_other_format_moves_the_old_tables_aside(tmp_path, results):
+    """The save side of CSV-then-Parquet, without needing pyarrow: the new
+    result's tables are stand-ins, checked by the manifest alone."""
+    d = results[0].save(tmp_path / "r")
+    entries = [manifest.Entry(f"{t}.parquet", lambda p, t=t: p.write_bytes(t.encode()), 0) for t in TABLES]
+    manifest.save_dir(d, entries, table_format="parquet", result_names=hoplab.result.RESULT_NAMES)
+    m = manifest.verify(d, hoplab.result.RESULT_NAMES)
+    assert m["table_format"] == "parquet" and set(m["files"]) == {f"{t}.parquet" for t in TABLES}
+    assert not list(d.glob("*.csv")) and not (d / "info.json").exists()
+    (old,) = (d / "previous").iterdir()
+    assert {p.name for p in old.iterdir()} >= {f"{t}.csv" for t in TABLES} | {"info.json", "MANIFEST.json"}
