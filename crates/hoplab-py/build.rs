@@ -54,7 +54,10 @@ fn commit(dir: &Path) -> Option<String> {
         }
     }
     // Edits to the Rust sources that are not yet staged change "-dirty" too.
-    println!("cargo:rerun-if-changed={}", dir.join("../../crates").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        dir.join("../../crates").display()
+    );
     let dirty = git(dir, &["status", "--porcelain", "--untracked-files=no"])
         .map(|s| !s.is_empty())
         .unwrap_or(false);
@@ -64,7 +67,9 @@ fn commit(dir: &Path) -> Option<String> {
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=HOPLAB_GIT_COMMIT");
-    let given = std::env::var("HOPLAB_GIT_COMMIT").ok().filter(|s| !s.trim().is_empty());
+    let given = std::env::var("HOPLAB_GIT_COMMIT")
+        .ok()
+        .filter(|s| !s.trim().is_empty());
     let value = given.unwrap_or_else(|| {
         let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into()));
         commit(&dir).unwrap_or_else(|| "unknown".to_string())
