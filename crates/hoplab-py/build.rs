@@ -32,6 +32,14 @@ fn git_path(dir: &Path, name: &str) -> Option<PathBuf> {
     Some(if p.is_absolute() { p } else { dir.join(p) })
 }
 
+/// Watch `p` if it exists: cargo treats a missing watched file as changed
+/// and would rebuild every time (`packed-refs` often does not exist).
+fn watch(p: &Path) {
+    if p.exists() {
+        println!("cargo:rerun-if-changed={}", p.display());
+    }
+}
+
 fn commit(dir: &Path) -> Option<String> {
     // Only our own checkout counts: an sdist unpacked inside some other
     // repository (a home directory under git) must not report its commit.
@@ -45,12 +53,12 @@ fn commit(dir: &Path) -> Option<String> {
     // live in the common directory.
     for name in ["HEAD", "index", "packed-refs"] {
         if let Some(p) = git_path(dir, name) {
-            println!("cargo:rerun-if-changed={}", p.display());
+            watch(&p);
         }
     }
     if let Some(sym) = git(dir, &["symbolic-ref", "-q", "HEAD"]) {
         if let Some(p) = git_path(dir, &sym) {
-            println!("cargo:rerun-if-changed={}", p.display());
+            watch(&p);
         }
     }
     // Edits to the Rust sources that are not yet staged change "-dirty" too.
