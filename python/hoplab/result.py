@@ -71,6 +71,9 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "adtcp_channel_error": "int64",
         "adtcp_route_change": "int64",
         "adtcp_disconnection": "int64",
+        "delay_mean_ms": "float64",
+        "delay_std_ms": "float64",
+        "jitter_ms": "float64",
     },
     "nodes": {
         "node": "int64",
