@@ -252,17 +252,22 @@ class Result:
 
     # ---------------------------------------------------------------- display
     def flows_table(self) -> str:
+        # NaN (no RTT for a CBR flow, no delay for an FTP flow) prints "-".
         rows = []
         for r in self.flows.itertuples(index=False):
+            tcp = r.kind != "cbr"
             rows.append([
                 r.flow, r.kind, f"{r.src}->{r.dst}", fmt_num(r.throughput_kbps, 1),
                 fmt_num(r.retransmission_index, 2), fmt_num(r.loss_rate, 4),
                 fmt_num(r.rtt_mean_ms, 1), fmt_num(r.rtt_std_ms, 1),
-                fmt_num(int(r.timeouts), 0), "yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})",
+                fmt_num(r.delay_mean_ms, 1), fmt_num(r.jitter_ms, 2),
+                fmt_num(int(r.timeouts), 0),
+                ("yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})") if tcp else "-",
             ])
         return text_table(
-            ["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "RTOs", "in order"],
-            rows, align="llrrrrrrrr")
+            ["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "delay ms",
+             "jitter ms", "RTOs", "in order"],
+            rows, align="llrrrrrrrrrr")
 
     def nodes_table(self) -> str:
         rows = [[r.node, fmt_num(r.x, 0), fmt_num(r.y, 0), fmt_num(r.ifq_mean, 2), r.ifq_max,

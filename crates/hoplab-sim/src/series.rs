@@ -15,9 +15,11 @@
 //! held merge, last per bucket, into fewer than half the cap; recording goes
 //! on at the coarser stride. Buckets of width 2s contain whole buckets of
 //! width s, so the result is exactly what recording at the final stride from
-//! the start would have kept: a long run ends with between `max_samples / 2`
-//! and `max_samples` samples spread evenly over the whole run, not a cut-off
-//! tail. Sampling is data only: it schedules no event, so event hashes do
+//! the start would have kept: a long run ends with at most `max_samples`
+//! samples (at least a quarter of that when the value changes more often
+//! than once per bucket) spread evenly over the whole run, not a cut-off
+//! tail. A loaded 1-hop flow of 36,000 s keeps about 17,000 samples, one
+//! per ~2 s (docs/BENCHMARKS.md). Sampling is data only: it schedules no event, so event hashes do
 //! not depend on it.
 
 use crate::time::{Dur, SimTime};
@@ -179,7 +181,7 @@ mod tests {
                 s.push(t, v);
                 assert!(s.len() <= 1000);
             }
-            assert!(s.len() >= 500, "{} samples: coarsened too far", s.len());
+            assert!(s.len() >= 250, "{} samples: coarsened too far", s.len());
             let stride = s.stride().0;
             assert!(stride > 0);
             if interval.0 > 0 {
