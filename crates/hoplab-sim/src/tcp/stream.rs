@@ -18,9 +18,8 @@
 //! generators", OOPSLA 2014) over the three fields: since the content is a
 //! function of (flow, offset), this is a checksum of the content. Two
 //! different ranges collide with probability 2^-32. It is data, not an
-//! event: it changes no timing and no event hash, and it fits in the
-//! padding-free 4 bytes of `TcpSegment::checksum` (`Packet` stays 128 bytes,
-//! `wire::tests`).
+//! event: it changes no timing and no event hash, and its 4 bytes
+//! (`TcpSegment::checksum`) leave `Packet` at 128 bytes (`wire::tests`).
 
 /// SplitMix64's output function (a bijection on u64 with full avalanche).
 fn mix(mut z: u64) -> u64 {
