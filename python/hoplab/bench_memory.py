@@ -18,14 +18,14 @@ behaviour (the sample bound) is tested in crates/hoplab-sim/tests/timeseries_bou
 from __future__ import annotations
 
 import json
-import resource
-import subprocess
 import sys
 import time
 from typing import Any
 
 from . import scenario as sc
+from ._bench_one import _rss_mb
 from ._table import markdown_table, text_table
+from .bench import run_child
 
 TARGET_MB = 150.0
 
@@ -39,11 +39,6 @@ SCENARIOS: dict[str, tuple[str, bool]] = {
 def build(name: str) -> dict[str, Any]:
     _, timeseries = SCENARIOS[name]
     return sc.chain(1, 200.0, duration=36_000.0, timeseries=timeseries, name=f"bench-{name}")
-
-
-def _rss_mb() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
-    return r / (1024 * 1024) if sys.platform == "darwin" else r / 1024
 
 
 def measure(name: str) -> dict[str, Any]:
@@ -68,18 +63,10 @@ def measure(name: str) -> dict[str, Any]:
     }
 
 
-def run_child(name: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-m", "hoplab.bench_memory", name],
-                          capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"memory bench {name} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
 def run_memory_bench(progress=None) -> list[dict[str, Any]]:
     rows = []
     for name in SCENARIOS:
-        rows.append(run_child(name))
+        rows.append(run_child(name, module="hoplab.bench_memory"))
         if progress:
             progress(f"{name}: peak {rows[-1]['peak_rss_mb']:.1f} MB, {rows[-1]['wall_s']:.1f} s")
     return rows

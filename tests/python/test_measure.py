@@ -55,3 +55,17 @@ def test_timeseries_interval_bounds_the_samples():
     with pytest.raises(hoplab.ScenarioError) as e:
         hoplab.run(sc, seed=1)
     assert e.value.field == "output.timeseries_max_samples"
+
+
+def test_memory_bench_scenarios_differ_only_in_the_time_series():
+    import json
+
+    from hoplab import _core, bench_memory
+
+    on, off = bench_memory.build("chain1-36000s"), bench_memory.build("chain1-36000s-nots")
+    for sc in (on, off):
+        _core.validate_json(json.dumps(sc))
+    assert on["duration"] == 36_000.0 and on["topology"]["nodes"] == 2 and len(on["flows"]) == 1
+    assert on["output"]["timeseries"] and not off["output"]["timeseries"]
+    del on["output"], off["output"], on["name"], off["name"]
+    assert on == off
