@@ -6,7 +6,8 @@ A results directory holds::
     flows.csv        one row per flow       (or .parquet with format="parquet")
     nodes.csv        one row per node
     drops.csv        one row per (node, layer, reason, packet type)
-    timeseries.csv   TCP sender state (cwnd, ssthresh, srtt, rto) over time
+    timeseries.csv   TCP sender state (cwnd, ssthresh, srtt, rto) over time, bounded by
+                     [output] timeseries_interval_s and timeseries_max_samples
     overhead.csv     routing control packets and bytes sent, per node and message type
     route_events.csv link failures (false or not), discoveries and their latency, RERRs, salvages
     paths.csv        seconds each flow direction spent at each path length
