@@ -129,9 +129,9 @@ def build(name: str) -> dict[str, Any]:
     raise KeyError(name)
 
 
-def run_child(name: str) -> dict[str, Any]:
-    """Run one scenario in a fresh `python -m hoplab._bench_one NAME`."""
-    proc = subprocess.run([sys.executable, "-m", "hoplab._bench_one", name],
+def run_child(name: str, module: str = "hoplab._bench_one") -> dict[str, Any]:
+    """Run one scenario in a fresh `python -m MODULE NAME` (one JSON line out)."""
+    proc = subprocess.run([sys.executable, "-m", module, name],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"bench scenario {name} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")

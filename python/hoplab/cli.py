@@ -7,7 +7,7 @@
     hoplab reproduce seed000-routing [--replicas R] [--receiver ...] [--duration S] [--out DIR]
     hoplab reproduce seed003 [--replicas R]
     hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
-    hoplab bench [--repeat N] [--markdown]
+    hoplab bench [--repeat N] [--markdown] [--memory]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
 file, a TOML syntax error) print `hoplab: error: ...` to stderr and exit
@@ -342,13 +342,21 @@ def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: 
 @click.option("--repeat", type=click.IntRange(1, 100), default=1, show_default=True,
               help="Runs per scenario; the best wall time is reported.")
 @click.option("--markdown", is_flag=True, help="Print a markdown table (for docs/BENCHMARKS.md).")
-def bench(repeat: int, markdown: bool) -> None:
+@click.option("--memory", is_flag=True, help="Peak memory of a 36,000 s 1-hop run instead (target < 150 MB).")
+def bench(repeat: int, markdown: bool, memory: bool) -> None:
     """Time fixed scenarios, each in a fresh process (4-hop chain, 7x7 grid,
     200 random nodes with static routing; the grid with DSR, the 200 nodes
     with AODV and with OLSR) and report events, wall time, events/s and peak
     memory against the targets (routing: <= 3x the static run)."""
     from . import bench as b
 
+    if memory:
+        from . import bench_memory as bm
+        try:
+            click.echo(bm.table(bm.run_memory_bench(progress=lambda m: click.echo(m, err=True)), markdown=markdown))
+        except RuntimeError as e:
+            raise HoplabError(str(e)) from None
+        return
     try:
         rows = b.run_bench(repeat=repeat, progress=lambda m: click.echo(m, err=True))
     except RuntimeError as e:

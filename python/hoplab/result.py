@@ -6,7 +6,8 @@ A results directory holds::
     flows.csv        one row per flow       (or .parquet with format="parquet")
     nodes.csv        one row per node
     drops.csv        one row per (node, layer, reason, packet type)
-    timeseries.csv   TCP sender state (cwnd, ssthresh, srtt, rto) over time
+    timeseries.csv   TCP sender state (cwnd, ssthresh, srtt, rto) over time, bounded by
+                     [output] timeseries_interval_s and timeseries_max_samples
     overhead.csv     routing control packets and bytes sent, per node and message type
     route_events.csv link failures (false or not), discoveries and their latency, RERRs, salvages
     paths.csv        seconds each flow direction spent at each path length
@@ -75,6 +76,9 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "adtcp_channel_error": "int64",
         "adtcp_route_change": "int64",
         "adtcp_disconnection": "int64",
+        "delay_mean_ms": "float64",
+        "delay_std_ms": "float64",
+        "jitter_ms": "float64",
     },
     "nodes": {
         "node": "int64",
@@ -299,17 +303,22 @@ class Result:
 
     # ---------------------------------------------------------------- display
     def flows_table(self) -> str:
+        # NaN (no RTT for a CBR flow, no delay for an FTP flow) prints "-".
         rows = []
         for r in self.flows.itertuples(index=False):
+            tcp = r.kind != "cbr"
             rows.append([
                 r.flow, r.kind, f"{r.src}->{r.dst}", fmt_num(r.throughput_kbps, 1),
                 fmt_num(r.retransmission_index, 2), fmt_num(r.loss_rate, 4),
                 fmt_num(r.rtt_mean_ms, 1), fmt_num(r.rtt_std_ms, 1),
-                fmt_num(int(r.timeouts), 0), "yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})",
+                fmt_num(r.delay_mean_ms, 1), fmt_num(r.jitter_ms, 2),
+                fmt_num(int(r.timeouts), 0),
+                ("yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})") if tcp else "-",
             ])
         return text_table(
-            ["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "RTOs", "in order"],
-            rows, align="llrrrrrrrr")
+            ["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "delay ms",
+             "jitter ms", "RTOs", "in order"],
+            rows, align="llrrrrrrrrrr")
 
     def nodes_table(self) -> str:
         rows = [[r.node, fmt_num(r.x, 0), fmt_num(r.y, 0), fmt_num(r.ifq_mean, 2), r.ifq_max,

@@ -84,6 +84,9 @@ fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyD
     column!(d, rows, adtcp_channel_error);
     column!(d, rows, adtcp_route_change);
     column!(d, rows, adtcp_disconnection);
+    column!(d, rows, delay_mean_ms);
+    column!(d, rows, delay_std_ms);
+    column!(d, rows, jitter_ms);
     Ok(d)
 }
 

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod event;
+pub mod fault;
 pub mod mac;
 pub mod measure;
 pub mod mobility;
@@ -13,6 +14,7 @@ pub mod queue;
 pub mod results;
 pub mod rng;
 pub mod scenario;
+pub mod series;
 pub mod tcp;
 pub mod time;
 pub mod trace;

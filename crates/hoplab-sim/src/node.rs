@@ -80,6 +80,8 @@ pub struct Node {
     pub trace: Option<Tracer>,
     /// `[lred] enabled`: link-layer ECN marking and its random stream.
     pub lred: Option<(LinkRed, Stream)>,
+    /// Tests only (fault.rs): a fault applied to a data segment this node forwards.
+    pub fault: Option<crate::fault::FaultHook>,
     /// MAC retransmissions counted when the current packet went to the MAC.
     lred_retx_base: u64,
     timers: Vec<TimerSlot>,
@@ -112,6 +114,7 @@ impl Node {
             stats: NodeStats::default(),
             trace: None,
             lred: None,
+            fault: None,
             lred_retx_base: 0,
             timers,
             first_agent_timer,
@@ -375,6 +378,9 @@ impl Node {
                     self.drop_packet(now, DropReason::Ttl, &p);
                 } else {
                     self.stats.forwarded += 1;
+                    if let Some(f) = self.fault.as_mut() {
+                        f.apply(&mut p);
+                    }
                     self.router_touched = true;
                     self.router.route(now, p, &mut acts);
                 }

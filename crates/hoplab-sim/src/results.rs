@@ -2,10 +2,11 @@
 //! and into CSV/Parquet files by the CLI.
 
 /// One row per flow.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct FlowRow {
     pub flow: u32,
-    /// "tcp" or "cbr".
+    /// The flow's kind as the scenario names it: "ftp" (over TCP) or "cbr"
+    /// (over UDP).
     pub kind: &'static str,
     pub src: u32,
     pub dst: u32,
@@ -28,7 +29,8 @@ pub struct FlowRow {
     /// Seed 002 §7.2: retransmitted / sent data segments (TCP); lost /
     /// sent datagrams (CBR).
     pub loss_rate: f64,
-    /// Mean and standard deviation of the TCP sender's RTT samples (seed 004).
+    /// Mean and standard deviation of the TCP sender's RTT samples (seed
+    /// 004); NaN for CBR flows and for a TCP flow without samples.
     pub rtt_mean_ms: f64,
     pub rtt_std_ms: f64,
     pub rtt_samples: u64,
@@ -62,6 +64,27 @@ pub struct FlowRow {
     pub adtcp_channel_error: u64,
     pub adtcp_route_change: u64,
     pub adtcp_disconnection: u64,
+    /// CBR: mean and standard deviation of the one-way delay of each
+    /// datagram's first copy (arrival minus when its source handed it to
+    /// IP), ms; NaN for FTP flows and when nothing arrived.
+    pub delay_mean_ms: f64,
+    pub delay_std_ms: f64,
+    /// CBR: RFC 3550 §6.4.1 interarrival jitter at the end of the run, ms:
+    /// the running estimate J += (|D(i-1,i)| - J)/16 over first copies in
+    /// arrival order, D being the difference of consecutive transit times
+    /// (what an RTP receiver report would carry; it weights the last ~16
+    /// datagrams most; `delay_std_ms` describes the whole run). NaN for
+    /// FTP flows and before two datagrams arrived.
+    pub jitter_ms: f64,
+}
+
+/// Rows are equal when every field is, NaN included (a flow without an RTT
+/// equals its rerun): what determinism tests need. Floats compare by their
+/// shortest round-trip text, which identifies a value exactly.
+impl PartialEq for FlowRow {
+    fn eq(&self, other: &Self) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
 }
 
 /// Control packets a node sent (originated or forwarded), by message type.

@@ -48,6 +48,11 @@ pub struct TcpSegment {
     /// ADTCP (tcp/adtcp.rs): the network state an ACK reports, in reserved
     /// header bits (no bytes); `None` without ADTCP.
     pub adtcp: Option<crate::tcp::adtcp::NetState>,
+    /// Checksum of the payload's byte range as the sender believes it
+    /// (tcp/stream.rs), standing for the bytes themselves; the sink verifies
+    /// it. 0 on pure ACKs. Measurement only: it adds no bytes on the wire
+    /// (real TCP carries the bytes and its own checksum).
+    pub checksum: u32,
 }
 
 /// RFC 3168 ECN bits of one segment. ECT and CE are the IP header's ECN
@@ -319,14 +324,23 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0 };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0 };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);
+    }
+
+    /// A `Packet` is moved at every hop and event: keep it at 128 bytes
+    /// (boxed SACK blocks and source routes; issue 10 added the 4-byte
+    /// payload checksum without growing it).
+    #[test]
+    fn packets_stay_small() {
+        assert!(std::mem::size_of::<TcpSegment>() <= 56, "TcpSegment is {} bytes", std::mem::size_of::<TcpSegment>());
+        assert_eq!(std::mem::size_of::<Packet>(), 128);
     }
 }

@@ -89,7 +89,7 @@ impl World {
             match f.kind {
                 FlowKind::Ftp => {
                     let cfg = TcpConfig::from_params(&f.tcp.or(&sc.tcp));
-                    agents[f.src as usize].push(Agent::FtpSource(ftp::FtpSource::new(flow, f.dst, &cfg, f.bytes, start, stop, sc.output.timeseries)));
+                    agents[f.src as usize].push(Agent::FtpSource(ftp::FtpSource::new(flow, f.dst, &cfg, f.bytes, start, stop, sc.output.series_limits())));
                     agents[f.dst as usize].push(Agent::TcpSink(ftp::TcpSinkAgent::new(flow, f.src, &cfg)));
                 }
                 FlowKind::Cbr => {
@@ -226,7 +226,8 @@ impl World {
                 (Agent::FtpSource(src), Agent::TcpSink(dst)) => {
                     let s = src.sender.stats().clone();
                     let k = dst.sink.stats();
-                    row.kind = "tcp";
+                    row.kind = "ftp";
+                    (row.delay_mean_ms, row.delay_std_ms, row.jitter_ms) = (f64::NAN, f64::NAN, f64::NAN);
                     row.end_s = s.done_at.map_or(stop_s, |t| t.as_secs_f64().min(stop_s));
                     row.completed = s.done_at.is_some();
                     row.bytes_delivered = k.bytes_delivered;
@@ -236,12 +237,7 @@ impl World {
                     row.retransmission_index = pct(s.retransmissions, k.segments_unique);
                     row.loss_rate = ratio(s.retransmissions, s.segments_sent);
                     row.rtt_samples = s.rtt_samples;
-                    if s.rtt_samples > 0 {
-                        let m = s.rtt_sum_s / s.rtt_samples as f64;
-                        let var = (s.rtt_sum_sq_s / s.rtt_samples as f64 - m * m).max(0.0);
-                        row.rtt_mean_ms = m * 1e3;
-                        row.rtt_std_ms = var.sqrt() * 1e3;
-                    }
+                    (row.rtt_mean_ms, row.rtt_std_ms) = mean_std_ms(s.rtt_samples, s.rtt_sum_s, s.rtt_sum_sq_s);
                     row.timeouts = s.timeouts;
                     row.fast_retransmits = s.fast_retransmits;
                     row.ecn_reductions = s.ecn_reductions;
@@ -262,6 +258,9 @@ impl World {
                 }
                 (Agent::Cbr(src), Agent::UdpSink(dst)) => {
                     row.kind = "cbr";
+                    (row.rtt_mean_ms, row.rtt_std_ms) = (f64::NAN, f64::NAN); // UDP measures no RTT
+                    (row.delay_mean_ms, row.delay_std_ms) = mean_std_ms(dst.received, dst.delay_sum_s, dst.delay_sum_sq_s);
+                    row.jitter_ms = if dst.received >= 2 { dst.jitter_s * 1e3 } else { f64::NAN };
                     row.end_s = stop_s;
                     row.bytes_delivered = dst.bytes;
                     row.packets_sent = src.sent;
@@ -392,6 +391,17 @@ fn ratio(a: u64, b: u64) -> f64 {
     } else {
         a as f64 / b as f64
     }
+}
+
+/// Mean and standard deviation in ms of `n` samples given their sums in s
+/// and s²; NaN without samples.
+fn mean_std_ms(n: u64, sum_s: f64, sum_sq_s: f64) -> (f64, f64) {
+    if n == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let m = sum_s / n as f64;
+    let var = (sum_sq_s / n as f64 - m * m).max(0.0);
+    (m * 1e3, var.sqrt() * 1e3)
 }
 
 fn pct(a: u64, b: u64) -> f64 {

@@ -1,6 +1,7 @@
 //! FTP over TCP: a bulk source (infinite, or a given number of bytes) that
 //! starts and stops on schedule, and the TCP sink at the other end.
 
+use crate::series::SeriesLimits;
 use crate::tcp::{TcpConfig, TcpSender, TcpSink};
 use crate::time::SimTime;
 use crate::wire::{Body, NodeId};
@@ -15,8 +16,10 @@ pub struct FtpSource {
 }
 
 impl FtpSource {
-    pub fn new(flow: u32, dst: NodeId, cfg: &TcpConfig, bytes: Option<u64>, start: SimTime, stop: Option<SimTime>, trace: bool) -> FtpSource {
-        FtpSource { flow, dst, sender: TcpSender::new(flow, cfg, bytes, trace), start, stop, started: false }
+    /// `trace`: record the sender's time series within these limits.
+    pub fn new(flow: u32, dst: NodeId, cfg: &TcpConfig, bytes: Option<u64>, start: SimTime, stop: Option<SimTime>, trace: Option<SeriesLimits>) -> FtpSource {
+        let sender = TcpSender::new(flow, cfg, bytes, false).with_trace_limits(trace);
+        FtpSource { flow, dst, sender, start, stop, started: false }
     }
 
     pub fn handle_timer(&mut self, now: SimTime, slot: usize) {

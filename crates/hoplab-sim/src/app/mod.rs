@@ -50,7 +50,7 @@ impl Agent {
 
     pub fn handle_packet(&mut self, now: SimTime, p: &Packet) {
         match (self, &p.body) {
-            (Agent::UdpSink(a), Body::Udp(d)) => a.receive(now, d),
+            (Agent::UdpSink(a), Body::Udp(d)) => a.receive(now, d, p.created),
             (Agent::FtpSource(a), Body::Tcp(s)) => a.sender.handle_ack(now, s),
             (Agent::TcpSink(a), Body::Tcp(s)) => a.sink.handle_segment_sent(now, s, p.created),
             _ => {}

@@ -15,7 +15,8 @@
 //! rules), [`sender`], [`sink`], [`ack_policy`] (receiver models: when the
 //! sink ACKs, what window it advertises), [`sack`] and [`scoreboard`] (SACK),
 //! [`vegas`] (TCP Vegas), [`few`] (FeW), [`ecn`] (RFC 3168), [`elfn`] (ELFN
-//! standby), [`adtcp`] (ADTCP state detection and reactions); tests live in `tests/`.
+//! standby), [`adtcp`] (ADTCP state detection and reactions), [`stream`] (the payload
+//! checksum that makes `stream_errors` a real end-to-end check); tests live in `tests/`.
 
 pub mod ack_policy;
 pub mod adtcp;
@@ -28,6 +29,7 @@ pub mod sack;
 pub mod scoreboard;
 pub mod sender;
 pub mod sink;
+pub mod stream;
 pub mod vegas;
 
 #[cfg(test)]

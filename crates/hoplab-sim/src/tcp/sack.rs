@@ -35,7 +35,7 @@ impl SackReporter {
 
     /// An ACK of `rcv_nxt` is generated now; `ooo` holds the segments
     /// received above `rcv_nxt`.
-    pub fn on_ack(&mut self, rcv_nxt: u64, ooo: &BTreeMap<u64, u32>) {
+    pub fn on_ack<V>(&mut self, rcv_nxt: u64, ooo: &BTreeMap<u64, V>) {
         let mut out = SackBlocks::default();
         let candidates = self.trigger.take().into_iter().chain(self.recent.iter().copied());
         for s in candidates {
@@ -61,7 +61,7 @@ impl SackReporter {
 }
 
 /// The contiguous run of received segments `[start, end)` holding `s`.
-fn block_around(s: u64, ooo: &BTreeMap<u64, u32>) -> (u64, u64) {
+fn block_around<V>(s: u64, ooo: &BTreeMap<u64, V>) -> (u64, u64) {
     let mut start = s;
     while start > 0 && ooo.contains_key(&(start - 1)) {
         start -= 1;

@@ -37,6 +37,7 @@ use super::elfn::{Cause, Standby};
 use super::rtt::RttEstimator;
 use super::scoreboard::{NextSeg, Scoreboard};
 use super::{TcpConfig, Variant, MAX_WINDOW_BYTES};
+use crate::series::{Series, SeriesLimits};
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
 
@@ -135,8 +136,8 @@ pub struct TcpSender {
     rto_deadline: Option<SimTime>,
     stopped: bool,
     stats: SenderStats,
-    record_trace: bool,
-    trace: Vec<TraceSample>,
+    /// The time series, when recorded: bounded (crate::series).
+    trace: Option<Series<TraceSample>>,
     last_traced: Option<(f64, f64, Option<Dur>, Dur)>,
     /// FeW (seed 001 §4), when configured.
     few: Option<Few>,
@@ -190,8 +191,7 @@ impl TcpSender {
             timed_from: SimTime::ZERO,
             stopped: false,
             stats: SenderStats::default(),
-            record_trace,
-            trace: Vec::new(),
+            trace: record_trace.then(|| Series::new(SeriesLimits::default())),
             last_traced: None,
             few: None,
             ecn: cfg.ecn.then(EcnSender::default),
@@ -201,6 +201,12 @@ impl TcpSender {
             standby: None,
         }
         .with_few(cfg)
+    }
+
+    /// Record the time series with these limits (`None`: not at all).
+    pub fn with_trace_limits(mut self, limits: Option<SeriesLimits>) -> Self {
+        self.trace = limits.map(Series::new);
+        self
     }
 
     fn with_few(mut self, cfg: &TcpConfig) -> Self {
@@ -500,7 +506,9 @@ impl TcpSender {
             _ => self.mss,
         };
         let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
-        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None };
+        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0 };
+        // What we believe segment `seq` holds (tcp/stream.rs): the sink checks it.
+        seg.checksum = super::stream::range_checksum(self.flow, seq * self.mss as u64, payload);
         if self.adtcp.is_some() {
             seg.options += TIMESTAMP_OPTION; // ADTCP's IDD needs the send time
         }
@@ -560,9 +568,9 @@ impl TcpSender {
         &self.stats
     }
 
-    /// Drain the recorded time series (empty unless `record_trace`).
+    /// Drain the recorded time series (empty unless recorded).
     pub fn take_trace(&mut self) -> Vec<TraceSample> {
-        std::mem::take(&mut self.trace)
+        self.trace.as_mut().map_or_else(Vec::new, |t| t.take().into_iter().map(|(_, s)| s).collect())
     }
 
     pub fn cwnd(&self) -> f64 {
@@ -614,15 +622,14 @@ impl TcpSender {
         &self.cc
     }
 
-    /// Record a trace sample if cwnd, ssthresh, srtt or rto changed.
+    /// Record a trace sample if cwnd, ssthresh, srtt or rto changed; the
+    /// series keeps it within its limits (crate::series).
     fn record(&mut self, now: SimTime) {
-        if !self.record_trace {
-            return;
-        }
+        let Some(trace) = self.trace.as_mut() else { return };
         let cur = (self.window.cwnd(), self.window.ssthresh(), self.rtt.srtt(), self.rtt.rto());
         if self.last_traced != Some(cur) {
             self.last_traced = Some(cur);
-            self.trace.push(TraceSample { time: now, cwnd: cur.0, ssthresh: cur.1, srtt: cur.2, rto: cur.3 });
+            trace.push(now, TraceSample { time: now, cwnd: cur.0, ssthresh: cur.1, srtt: cur.2, rto: cur.3 });
         }
     }
 }

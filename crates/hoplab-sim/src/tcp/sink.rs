@@ -30,7 +30,9 @@ pub struct SinkStats {
     pub segments_unique: u64,
     /// Segments received that were already received.
     pub duplicates: u64,
-    /// Delivered segments whose byte offset or size broke the stream.
+    /// Delivered segments whose content was not the next range of the
+    /// flow's byte stream (tcp/stream.rs): altered in flight, placed at the
+    /// wrong offset, delivered twice, out of order, or after a gap.
     pub stream_errors: u64,
     pub acks_sent: u64,
 }
@@ -39,13 +41,12 @@ pub struct SinkStats {
 #[derive(Clone, Debug)]
 pub struct TcpSink {
     flow: u32,
-    mss: u32,
     /// When to ACK in-order data, and the window to advertise.
     acks: AckPolicy,
     /// Next segment expected in order.
     rcv_nxt: u64,
-    /// Out-of-order segments above rcv_nxt: seqno -> payload bytes.
-    ooo: BTreeMap<u64, u32>,
+    /// Out-of-order segments above rcv_nxt: seqno -> (payload bytes, checksum).
+    ooo: BTreeMap<u64, (u32, u32)>,
     /// Byte offset the application expects next (stream verification).
     next_offset: u64,
     /// ACKs generated and not yet polled (ackno, advertised window).
@@ -63,7 +64,6 @@ impl TcpSink {
     pub fn new(flow: u32, cfg: &TcpConfig) -> Self {
         TcpSink {
             flow,
-            mss: cfg.mss.max(1),
             acks: AckPolicy::new(cfg),
             rcv_nxt: 0,
             ooo: BTreeMap::new(),
@@ -103,15 +103,15 @@ impl TcpSink {
             return;
         }
         if seg.seqno > self.rcv_nxt {
-            self.ooo.insert(seg.seqno, seg.payload);
+            self.ooo.insert(seg.seqno, (seg.payload, seg.checksum));
             self.acks.on_out_of_order();
             self.ack_now(); // RFC 5681 §4.2: immediate duplicate ACK
             return;
         }
         let filled_hole = !self.ooo.is_empty();
-        self.deliver(seg.seqno, seg.payload);
-        while let Some(p) = self.ooo.remove(&self.rcv_nxt) {
-            self.deliver(self.rcv_nxt, p);
+        self.deliver(seg.seqno, seg.payload, seg.checksum);
+        while let Some((p, c)) = self.ooo.remove(&self.rcv_nxt) {
+            self.deliver(self.rcv_nxt, p, c);
         }
         let policy_acks = self.acks.on_in_order(now, seg.payload, self.ooo.is_empty());
         if filled_hole || policy_acks {
@@ -119,13 +119,15 @@ impl TcpSink {
         }
     }
 
-    /// Hand segment `seqno` to the application, checking it continues the stream.
-    fn deliver(&mut self, seqno: u64, payload: u32) {
-        let offset = seqno * self.mss as u64;
-        if offset != self.next_offset || payload > self.mss {
+    /// Hand segment `seqno` to the application, checking that its content
+    /// is the stream's next `payload` bytes: the checksum the sender put on
+    /// it must be that of the range starting where the delivered stream
+    /// ends (tcp/stream.rs), whatever the segment's header says.
+    fn deliver(&mut self, seqno: u64, payload: u32, checksum: u32) {
+        if checksum != super::stream::range_checksum(self.flow, self.next_offset, payload) {
             self.stats.stream_errors += 1;
         }
-        self.next_offset = offset + payload as u64;
+        self.next_offset += payload as u64;
         self.rcv_nxt = seqno + 1;
         self.stats.bytes_delivered += payload as u64;
         self.stats.segments_unique += 1;
@@ -155,7 +157,7 @@ impl TcpSink {
         let ecn = self.ecn.as_ref().map(EcnReceiver::ack_bits).unwrap_or_default();
         let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
         let options = sack.option_bytes();
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp })
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp, checksum: 0 })
     }
 
     /// When the delayed-ACK timer fires, if it is running.
@@ -174,5 +176,13 @@ impl TcpSink {
 
     pub fn flow(&self) -> u32 {
         self.flow
+    }
+
+    /// Test hook: hand `seg` straight to the application, bypassing
+    /// reassembly, as a reassembly bug would (duplicated, out-of-order or
+    /// skipped deliveries), so tests can see the stream check catch it.
+    #[cfg(test)]
+    pub(super) fn inject_delivery(&mut self, seg: &TcpSegment) {
+        self.deliver(seg.seqno, seg.payload, seg.checksum);
     }
 }

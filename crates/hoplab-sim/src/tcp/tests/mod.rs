@@ -16,6 +16,7 @@ mod rwnd;
 mod sack;
 mod sink;
 mod slow_start;
+mod stream;
 mod tahoe;
 mod transfer;
 mod vegas;

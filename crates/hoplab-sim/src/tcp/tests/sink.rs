@@ -1,6 +1,6 @@
 //! The sink: delayed ACKs, duplicate ACKs, reassembly and stream checks.
 
-use super::support::{data, ms, Lcg};
+use super::support::{data, data_len, ms, Lcg};
 use crate::tcp::{TcpConfig, TcpSink};
 use crate::wire::TcpSegment;
 
@@ -22,7 +22,7 @@ fn delayed_ack_timer_fires_after_100ms_for_one_segment() {
     assert!(acknos(&mut s, 109).is_empty());
     s.handle_timeout(ms(110));
     let a = s.poll_transmit(ms(110)).unwrap();
-    assert_eq!(a, TcpSegment { flow: 3, seqno: 0, ackno: 1, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: Some(65_535), ecn: Default::default(), adtcp: None });
+    assert_eq!(a, TcpSegment { flow: 3, seqno: 0, ackno: 1, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: Some(65_535), ecn: Default::default(), adtcp: None, checksum: 0 });
     assert_eq!(s.poll_timeout(), None);
     assert_eq!(s.stats().acks_sent, 1);
 }
@@ -100,7 +100,7 @@ fn duplicate_segment_is_counted_and_acked() {
 fn reassembly_survives_heavy_reordering_and_duplication() {
     // 300 segments, the last one short; every segment sent 1-3 times, shuffled.
     let total: u64 = 299 * 1460 + 123;
-    let seg = |i: u64| TcpSegment { payload: if i == 299 { 123 } else { 1460 }, ..data(i) };
+    let seg = |i: u64| data_len(i, if i == 299 { 123 } else { 1460 });
     let mut arrivals: Vec<u64> = (0..300).flat_map(|i| std::iter::repeat_n(i, 1 + (i % 3) as usize)).collect();
     let mut rng = Lcg(42);
     for i in (1..arrivals.len()).rev() {
@@ -111,7 +111,7 @@ fn reassembly_survives_heavy_reordering_and_duplication() {
         }
         arrivals.swap(i, j % (i + 1));
     }
-    let mut s = delack_sink();
+    let mut s = TcpSink::new(0, &TcpConfig::default());
     for (k, &i) in arrivals.iter().enumerate() {
         s.handle_segment(ms(k as u64), &seg(i));
         while s.poll_transmit(ms(k as u64)).is_some() {}
@@ -130,7 +130,7 @@ fn stream_check_catches_a_short_segment_mid_stream() {
     // data leaves a gap in the byte stream.
     let mut s = TcpSink::new(0, &TcpConfig { delayed_ack: false, ..TcpConfig::default() });
     s.handle_segment(ms(0), &data(0));
-    s.handle_segment(ms(1), &TcpSegment { payload: 100, ..data(1) });
+    s.handle_segment(ms(1), &data_len(1, 100));
     assert_eq!(s.stats().stream_errors, 0);
     s.handle_segment(ms(2), &data(2));
     assert_eq!(s.stats().stream_errors, 1);
