@@ -18,7 +18,7 @@ from . import _core
 from ._error_text import toml_syntax_location, tomllib_error_parts
 from .overrides import path_text
 
-__all__ = ["parse_scenario_text", "version_text", "internal_error_exit", "EXIT_INTERNAL"]
+__all__ = ["parse_scenario_text", "set_hint", "version_text", "internal_error_exit", "EXIT_INTERNAL"]
 
 EXIT_INTERNAL = 70  # sysexits.h EX_SOFTWARE: an internal software error
 
@@ -74,6 +74,18 @@ def parse_scenario_text(path: Path, text: str, kind: str) -> dict[str, Any]:
         raise ValueError(f"{path}: {path_text(found)}: a TOML date or time, which no scenario field takes "
                          "(quote it to make it a string)")
     return data
+
+
+def set_hint(e: BaseException, sets: tuple[str, ...]) -> str:
+    """` (from --set a.b=1)` when the error names a table that a --set
+    override went into: the engine names only the enclosing field for some
+    structures (e.g. `topology`, a tagged union), so this says which value
+    it was."""
+    field = getattr(e, "field", "") or ""
+    if not field:
+        return ""
+    hits = [a for a in sets if a.partition("=")[0].strip().startswith((f"{field}.", f"{field}["))]
+    return f" (from --set {', '.join(hits)})" if hits else ""
 
 
 def internal_error_exit(e: BaseException) -> NoReturn:

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 import click
 
 from . import _core
-from ._cli_errors import internal_error_exit, parse_scenario_text, version_text
+from ._cli_errors import internal_error_exit, parse_scenario_text, set_hint, version_text
 from ._run import read_scenario_source
 from .cli_example import example_cmd
 
@@ -111,7 +111,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     try:
         res = run_text(text, kind, seed, internal_json=bool(sets))
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, scenario)) from None
+        raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
     click.echo(res.summary(full=True))
     if no_save:
         return
@@ -181,7 +181,7 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     try:
         res = run_text(json.dumps(data), "json", seed, internal_json=True)
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, scenario)) from None
+        raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
     lo, hi = tl.window(data)
     lo = lo if t_from is None else t_from
     hi = hi if t_to is None else t_to
