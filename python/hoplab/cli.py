@@ -369,7 +369,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
     except OSError as e:  # a file the command reads or writes: one line naming it
         click.echo(f"hoplab: error: {_os_error_text(e, Path(e.filename or '?'))}", err=True)
         sys.exit(2)
-    except Exception as e:  # a bug: one line, the traceback only on request
+    except BaseException as e:  # a bug (also pyo3's PanicException, a BaseException): one line
+        if isinstance(e, (SystemExit, GeneratorExit)):
+            raise
         internal_error_exit(e)
     sys.exit(rv if isinstance(rv, int) else 0)
 

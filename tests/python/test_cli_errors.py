@@ -220,3 +220,17 @@ def test_parquet_hint_names_pip_install_pyarrow(tmp_path, monkeypatch):
     code, _, err = _invoke(str(p), "--format", "parquet")
     assert code == 2
     _one_error_line(err, "pip install pyarrow")
+
+
+def test_base_exception_from_the_engine_is_an_internal_error(tmp_path):
+    # pyo3's PanicException derives from BaseException, not Exception
+    code = ("import sys, hoplab.cli as c, hoplab._run as r\n"
+            "class PanicException(BaseException): pass\n"
+            "def boom(*a, **k): raise PanicException('index out of bounds')\n"
+            "r.run_text = boom\n"
+            f"c.main(['run', {str(ROOT / 'examples' / 'chain.toml')!r}, '--no-save'])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                       env={**os.environ, "HOPLAB_DEBUG": ""})
+    assert r.returncode == 70
+    assert r.stderr.startswith("hoplab: internal error: PanicException: index out of bounds")
+    assert len(r.stderr.splitlines()) == 1
