@@ -67,7 +67,11 @@ hoplab_env_setup() {
             --manifest-path crates/hoplab-py/Cargo.toml) >&2 || return 1
         touch "$stamp_build"
     fi
-    # Keep matplotlib & co. from writing into the home directory.
-    export MPLCONFIGDIR="${MPLCONFIGDIR:-$(mktemp -d "${TMPDIR:-/tmp}/hoplab-mpl.XXXXXX")}"
+    # Keep matplotlib & co. from writing into the home directory: one fixed
+    # directory per venv (a fresh mktemp per call leaked one per call).
+    if [ -z "${MPLCONFIGDIR:-}" ]; then
+        export MPLCONFIGDIR="$HOPLAB_VENV/mplconfig"
+        mkdir -p "$MPLCONFIGDIR"
+    fi
     return 0
 }

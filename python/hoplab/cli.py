@@ -24,7 +24,9 @@ from typing import Any, NoReturn
 import click
 
 from . import _core
+from ._cli_errors import internal_error_exit, parse_scenario_text, set_hint, version_text
 from ._run import read_scenario_source
+from .cli_example import example_cmd
 
 U64_MAX = 2**64 - 1
 
@@ -41,6 +43,8 @@ class HoplabError(click.ClickException):
 def _scenario_error_text(e: BaseException, path: Path | None = None) -> str:
     field = getattr(e, "field", "") or ""
     message = getattr(e, "message", None) or str(e)
+    if path is not None and getattr(e, "line", None):  # a TOML syntax error: file:line:column
+        path = Path(f"{path}:{e.line}:{e.column}")  # type: ignore[attr-defined]
     parts = [str(path)] if path is not None else []
     if field:
         parts.append(field)
@@ -68,9 +72,12 @@ def _safe_dirname(name: str) -> str:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_core.__version__, prog_name="hoplab")
+@click.version_option(version_text(), prog_name="hoplab", message="%(prog)s %(version)s")
 def cli() -> None:
     """hoplab: TCP over multihop IEEE 802.11 ad hoc networks, simulated."""
+
+
+cli.add_command(example_cmd)
 
 
 @cli.command("run")
@@ -99,14 +106,14 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
+            raise HoplabError("--format parquet needs pyarrow: pip install pyarrow") from None
     text, kind = _with_overrides(scenario, *_read(scenario), sets)
     if not no_save:  # a read-only --out fails now, not after the run
         _check_out(out_dir or Path("out"))
     try:
-        res = run_text(text, kind, seed)
+        res = run_text(text, kind, seed, internal_json=bool(sets))
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, scenario)) from None
+        raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
     click.echo(res.summary(full=True))
     if no_save:
         return
@@ -130,15 +137,12 @@ def _check_out(out_dir: Path) -> None:
 
 def _scenario_dict(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> dict[str, Any]:
     """The scenario as a dict, with --set overrides applied."""
-    import json
-    import tomllib
-
     from . import overrides
 
     try:
-        data = json.loads(text) if kind == "json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as e:
-        raise HoplabError(f"{path}: invalid {kind.upper()}: {e}") from None
+        data = parse_scenario_text(path, text, kind)
+    except ValueError as e:
+        raise HoplabError(str(e)) from None
     try:
         overrides.apply(data, sets)
     except overrides.OverrideError as e:
@@ -186,9 +190,9 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     if preset is not None:
         routing["preset"] = preset
     try:
-        res = run_text(json.dumps(data), "json", seed)
+        res = run_text(json.dumps(data), "json", seed, internal_json=True)
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, scenario)) from None
+        raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
     lo, hi = tl.window(data)
     lo = lo if t_from is None else t_from
     hi = hi if t_to is None else t_to
@@ -382,6 +386,13 @@ def main(argv: list[str] | None = None) -> NoReturn:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(1)
+    except OSError as e:  # a file the command reads or writes: one line naming it
+        click.echo(f"hoplab: error: {_os_error_text(e, Path(e.filename or '?'))}", err=True)
+        sys.exit(2)
+    except BaseException as e:  # a bug (also pyo3's PanicException, a BaseException): one line
+        if isinstance(e, (SystemExit, GeneratorExit)):
+            raise
+        internal_error_exit(e)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

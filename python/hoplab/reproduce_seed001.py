@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from . import scenario
-from ._reference import data_file
+from ._resources import data_frame
 from ._table import text_table
 from ._resumable import ReproduceError, run_resumable
 
@@ -60,8 +60,9 @@ from ._resumable import ReproduceError, run_resumable
 RADIO: dict[str, Any] = {"propagation": "two_ray_ground", "tx_range_m": 250.0, "cs_range_m": 550.0,
                          "interference_range_m": 550.0}
 MAC: dict[str, Any] = {"data_rate_mbps": 2.0}
-# Seed 001 names no TCP variant or segment size; 1460 B as seed 000 and
-# ../shared/reference/defaults.md, NewReno as hoplab's default.
+# Seed 001 names no TCP variant or segment size; 1460 B as seed 000 §3 (an
+# Ethernet-sized 1500-byte IP MTU less 40 bytes of TCP/IP headers), NewReno
+# as hoplab's default.
 TCP: dict[str, Any] = {"variant": "new_reno", "mss": 1460}
 DSR: dict[str, Any] = {"protocol": "dsr", "preset": "ns2"}
 STATIC: dict[str, Any] = {"protocol": "static"}
@@ -337,13 +338,11 @@ def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
 
 
 def table1_reference() -> pd.DataFrame | None:
-    p = data_file("seed001_table1.csv")
-    return None if p is None else pd.read_csv(p, comment="#")
+    return data_frame("seed001_table1.csv")
 
 
 def claims() -> pd.DataFrame | None:
-    p = data_file("seed001_claims.csv")
-    return None if p is None else pd.read_csv(p, comment="#")
+    return data_frame("seed001_claims.csv")
 
 
 def _pct(x: float) -> str:

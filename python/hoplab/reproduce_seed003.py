@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from pathlib import Path
 from typing import Any, Callable
 
 import pandas as pd
 
+from ._resources import example_text
 from ._run import run
 from ._table import text_table
 from .timeline import outage
@@ -32,15 +32,9 @@ CONFIGS: list[tuple[str, str, str, dict[str, Any], str, str]] = [
 BREAK_AFTER_S = 34.0  # E starts at 30 s and leaves D's 250 m at 35 s
 
 
-def scenario_path() -> Path:
-    return Path(__file__).resolve().parent.parent.parent / "examples" / "route_break.toml"
-
-
 def base_scenario() -> dict[str, Any]:
-    p = scenario_path()
-    if not p.is_file():
-        raise FileNotFoundError(f"{p}: the route-break example is not here (run from a source checkout)")
-    return tomllib.loads(p.read_text())
+    """The packaged examples/route_break.toml as a dict."""
+    return tomllib.loads(example_text("route_break"))
 
 
 def run_config(base: dict[str, Any], proto: str, preset: str, over: dict[str, Any], seed: int) -> dict[str, Any]:

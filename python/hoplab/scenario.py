@@ -14,6 +14,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterable
 
+from ._safe_read import read_text_bounded
+
 __all__ = [
     "load_scenario",
     "chain",
@@ -35,8 +37,7 @@ SEED000_TCP: dict[str, Any] = {"variant": "new_reno", "mss": 1460}
 def load_scenario(path: str | Path) -> dict[str, Any]:
     """Read a TOML scenario file into a dict (stdlib tomllib; not validated —
     `hoplab.run` validates)."""
-    with open(path, "rb") as f:
-        return tomllib.load(f)
+    return tomllib.loads(read_text_bounded(Path(path)))
 
 
 def ftp(src: int, dst: int, *, start: float = 0.0, stop: float | None = None,

@@ -4,7 +4,8 @@
 // flows 0->24, 4->20, 10->14 and one 64 kbit/s CBR/UDP flow 2->22 (512-byte payloads).
 // Routing: aodv | olsr | dsdv | static, each with its ns-3.44 defaults.
 //
-// The radio and MAC follow the ns-3 peer's documented settings (/work/shared/peers/ns3/README.md):
+// The radio and MAC follow the settings of the ns-3 peer runs hoplab is compared with (listed here in
+// full, so that nothing outside this repository is needed):
 // 802.11b DCF at 2 Mbit/s data / 1 Mbit/s control and broadcast, two-ray ground at 914 MHz with
 // ns-2's Pt, RXThresh (250 m) and CSThresh (550 m), RTS/CTS above 100 bytes, retry limit 7, one
 // 50-packet drop-tail interface queue, pre-filled ARP caches, NewReno with MSS 1460, initial

@@ -1,0 +1,49 @@
+"""Files shipped inside the package: example scenarios (hoplab/examples/)
+and published reference tables (hoplab/data/).
+
+They are read through `importlib.resources`, never through a path relative
+to the source tree, so an installed wheel (`pip install .`, outside the
+checkout) finds them as well as a development checkout, where the top-level
+`examples/` and `data/` are symlinks into python/hoplab/.
+"""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from importlib.resources.abc import Traversable
+
+import pandas as pd
+
+__all__ = ["example_names", "example_text", "data_text", "data_frame"]
+
+
+def _dir(name: str) -> Traversable:
+    return resources.files("hoplab") / name
+
+
+def example_names() -> list[str]:
+    """Names of the packaged example scenarios (without `.toml`), sorted."""
+    return sorted(p.name[:-5] for p in _dir("examples").iterdir() if p.name.endswith(".toml"))
+
+
+def example_text(name: str) -> str:
+    """The TOML text of a packaged example (`chain` or `chain.toml`).
+
+    Raises FileNotFoundError naming the known examples for an unknown name."""
+    stem = name[:-5] if name.endswith(".toml") else name
+    if stem not in example_names():
+        raise FileNotFoundError(f"no packaged example {name!r} (known: {', '.join(example_names())})")
+    return (_dir("examples") / f"{stem}.toml").read_text(encoding="utf-8")
+
+
+def data_text(name: str) -> str | None:
+    """The text of hoplab/data/<name>, or None if the package lacks it."""
+    f = _dir("data") / name
+    return f.read_text(encoding="utf-8") if f.is_file() else None
+
+
+def data_frame(name: str) -> pd.DataFrame | None:
+    """hoplab/data/<name> (a CSV with `#` comments) as a DataFrame, or None."""
+    text = data_text(name)
+    return None if text is None else pd.read_csv(io.StringIO(text), comment="#")
