@@ -6,7 +6,7 @@ import errno
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from . import _core
 from .result import Result
@@ -57,23 +57,32 @@ def read_scenario_source(scenario: Any) -> tuple[str, str, Path | None]:
         f"scenario must be a path, a TOML string or a dict, not {type(scenario).__name__}")
 
 
-def run(scenario: Any, seed: int | None = None) -> Result:
+def run(scenario: Any, seed: int | None = None, progress: Callable[[float, float, int, float], Any] | None = None) -> Result:
     """Run one simulation and return its `Result`.
 
     ``scenario`` is a `pathlib.Path` or str naming a TOML (or .json) file, a
     TOML string, or a dict of the same structure. ``seed`` overrides the
     scenario's ``seed``. The simulation runs with the GIL released.
 
+    ``progress``, if given, is called about every 50 ms of wall time as
+    ``progress(sim_time_s, duration_s, events, events_per_s)``; an exception
+    it raises stops the run and propagates. Ctrl-C raises KeyboardInterrupt
+    within ~50 ms.
+
     Raises `hoplab.ScenarioError` (a ValueError with ``.field`` and
-    ``.message``) for an invalid scenario and FileNotFoundError for a
-    missing file.
+    ``.message``) for an invalid scenario, FileNotFoundError for a
+    missing file and `hoplab.SimulationError` (a RuntimeError naming the
+    scenario and seed) if the engine itself fails.
     """
     seed = _check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
     text, fmt, _path = read_scenario_source(scenario)
-    return run_text(text, fmt, seed)
+    return run_text(text, fmt, seed, progress=progress)
 
 
-def run_text(text: str, fmt: str, seed: int | None) -> Result:
+def run_text(text: str, fmt: str, seed: int | None,
+             progress: Callable[[float, float, int, float], Any] | None = None) -> Result:
     """Run scenario text in ``fmt`` ("toml" or "json"); raises ScenarioError."""
-    raw = _core.run_json(text, seed) if fmt == "json" else _core.run_toml(text, seed)
+    raw = _core.run_json(text, seed, progress) if fmt == "json" else _core.run_toml(text, seed, progress)
     return Result.from_core(raw, scenario_text=text, scenario_format=fmt)

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import click
 
 from . import _core
+from ._interrupt import InterruptibleGroup
 from ._run import read_scenario_source
 
 U64_MAX = 2**64 - 1
@@ -67,7 +68,7 @@ def _safe_dirname(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "scenario"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=InterruptibleGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_core.__version__, prog_name="hoplab")
 def cli() -> None:
     """hoplab: TCP over multihop IEEE 802.11 ad hoc networks, simulated."""
@@ -93,6 +94,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     an existing file with different content is moved to DIR/previous/<time>/
     first, so nothing already in DIR is lost.
     """
+    from ._progress import for_stderr
     from ._run import run_text
 
     if fmt == "parquet" and not no_save:
@@ -101,10 +103,14 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         except ImportError:
             raise HoplabError("--format parquet needs pyarrow: pip install 'hoplab[parquet]'") from None
     text, kind = _with_overrides(scenario, *_read(scenario), sets)
+    display = for_stderr()
     try:
-        res = run_text(text, kind, seed)
+        res = run_text(text, kind, seed, progress=display)
     except _core.ScenarioError as e:
         raise HoplabError(_scenario_error_text(e, scenario)) from None
+    finally:
+        if display is not None:
+            display.close()
     click.echo(res.summary(full=True))
     if no_save:
         return

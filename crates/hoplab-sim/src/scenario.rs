@@ -651,7 +651,7 @@ impl Scenario {
                 }
             }
         }
-        Ok(())
+        crate::cost::check(self)
     }
 
     fn validate_mobility(&self, n: usize) -> Result<(), ScenarioError> {
