@@ -39,6 +39,7 @@ def _cbr(rate: float) -> dict[str, Any]:
 
 def _routing(proto: str, **fields: Any) -> dict[str, Any]:
     d = copy.deepcopy(BASE)
+    d["duration"] = 10.0
     d["routing"] = {"protocol": proto, proto: fields}
     return d
 
