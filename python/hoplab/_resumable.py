@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import csv
 import io
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
 
 import pandas as pd
 
 from . import _io
+from ._pool import run_in_pool
 from .result import READ_CSV_KW
 
 
@@ -83,8 +83,5 @@ def run_resumable(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]
         for i, t in enumerate(tasks, 1):
             finished(i, run_task(t))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_task, t) for t in tasks]
-            for i, fut in enumerate(as_completed(futures), 1):
-                finished(i, fut.result())
+        run_in_pool(tasks, run_task, jobs, finished)
     return rows
