@@ -25,6 +25,13 @@ pub const MAX_MEMORY_BYTES: f64 = 4e9;
 /// (signal start and end at the receiver, plus MAC timers): calibrated on
 /// the benches and examples (docs/ARCHITECTURE.md lists estimate/measured).
 const EVENTS_PER_FRAME_PER_NODE: f64 = 2.0;
+/// A position update costs two spatial-index queries and drops cached links:
+/// worth this many handled events per node in range (fuzzing found 1e-9 m
+/// steps running at ~15 handled events per wall second).
+const MOVE_WEIGHT: f64 = 10.0;
+/// Cost of a routing timer firing faster than a frame can be sent, in
+/// handled events (see `routing_timers`' use in `estimate`).
+const SATURATED_TIMER_WEIGHT: f64 = 1000.0;
 /// Bytes per node before traffic: node, MAC, queue, router, agents, event
 /// slots (issue 10: a 10^6-node chain needed 5.8 GB).
 const BYTES_PER_NODE: f64 = 6_000.0;
@@ -213,14 +220,18 @@ pub fn estimate(sc: &Scenario) -> Cost {
     // Routing: periodic broadcasts reach every neighbour in range.
     for (field, key, s) in routing_timers(&routing) {
         let fanout = if key.contains("timeout") { 1.0 } else { 1.0 + nb_cs };
-        c.rates.push(Term { field, value: n / s * fanout * EVENTS_PER_FRAME_PER_NODE, hint: "use a longer interval".into() });
+        // A timer faster than one frame's airtime only fills a full queue:
+        // each firing then costs far more than a handled event (fuzzing:
+        // DSDV updates every 1e-9 s ran ~6,500 handled events per wall s).
+        let weight = if s < ctrl(14) { SATURATED_TIMER_WEIGHT } else { 1.0 };
+        c.rates.push(Term { field, value: n / s * fanout * EVENTS_PER_FRAME_PER_NODE * weight, hint: "use a longer interval".into() });
     }
 
     // Mobility: a position update every step_m of movement, as if every leg
     // moved at once.
     let moving: f64 = sc.mobility.legs.iter().map(|l| l.speed).sum();
     if moving > 0.0 {
-        c.rates.push(Term { field: "mobility.step_m".into(), value: moving / sc.mobility.step_m * (1.0 + nb_cs / 16.0), hint: "use a coarser step_m (1 m is the default)".into() });
+        c.rates.push(Term { field: "mobility.step_m".into(), value: moving / sc.mobility.step_m * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a coarser step_m (1 m is the default)".into() });
     }
 
     // Memory.
