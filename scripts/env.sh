@@ -9,7 +9,7 @@
 HOPLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HOPLAB_VENV="${HOPLAB_VENV:-$HOPLAB_ROOT/.venv}"
 # Python packages the venv needs; changing this list reinstalls them.
-HOPLAB_PY_DEPS=("maturin==1.16.*" "pandas" "click>=8" "pytest")
+HOPLAB_PY_DEPS=("maturin==1.16.*" "pandas" "click>=8" "pytest" "hypothesis")
 
 _hoplab_log() { printf 'hoplab-setup: %s\n' "$*" >&2; }
 

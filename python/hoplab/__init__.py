@@ -7,12 +7,12 @@ networks (Rust engine, Python front end).
 """
 
 from . import scenario
-from ._core import ScenarioError
+from ._core import ScenarioError, SimulationError
 from ._core import __version__ as __version__
 from ._run import run
 from .manifest import ResultError
 from .result import Result
 from .scenario import load_scenario
 
-__all__ = ["run", "Result", "ScenarioError", "load_scenario", "scenario", "__version__"]
+__all__ = ["run", "Result", "ScenarioError", "SimulationError", "load_scenario", "scenario", "__version__"]
 __all__ += ["ResultError"]

@@ -8,11 +8,11 @@ key. ``out/runs.csv`` is the same rows as a table, exported after each run.
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Hashable, Sequence
 
 from . import runlog
+from ._pool import run_in_pool
 
 
 class ReproduceError(RuntimeError):
@@ -54,8 +54,5 @@ def run_resumable(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]
         for i, t in enumerate(tasks, 1):
             finished(i, run_task(t))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_task, t) for t in tasks]
-            for i, fut in enumerate(as_completed(futures), 1):
-                finished(i, fut.result())
+        run_in_pool(tasks, run_task, jobs, finished)
     return rows

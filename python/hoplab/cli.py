@@ -25,6 +25,7 @@ import click
 
 from . import _core
 from ._cli_errors import internal_error_exit, parse_scenario_text, set_hint, version_text
+from ._interrupt import InterruptibleGroup
 from ._run import read_scenario_source
 from .cli_example import example_cmd
 
@@ -71,7 +72,7 @@ def _safe_dirname(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "scenario"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=InterruptibleGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version_text(), prog_name="hoplab", message="%(prog)s %(version)s")
 def cli() -> None:
     """hoplab: TCP over multihop IEEE 802.11 ad hoc networks, simulated."""
@@ -100,6 +101,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     an existing file with different content is moved to DIR/previous/<time>/
     first, so nothing already in DIR is lost.
     """
+    from ._progress import for_stderr
     from ._run import run_text
 
     if fmt == "parquet" and not no_save:
@@ -110,10 +112,14 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     text, kind = _with_overrides(scenario, *_read(scenario), sets)
     if not no_save:  # a read-only --out fails now, not after the run
         _check_out(out_dir or Path("out"))
+    display = for_stderr()
     try:
-        res = run_text(text, kind, seed, internal_json=bool(sets))
+        res = run_text(text, kind, seed, progress=display, internal_json=bool(sets))
     except _core.ScenarioError as e:
         raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
+    finally:
+        if display is not None:
+            display.close()
     click.echo(res.summary(full=True))
     if no_save:
         return

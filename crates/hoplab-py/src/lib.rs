@@ -7,9 +7,11 @@ use hoplab_sim::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, Pat
 use hoplab_sim::trace::TraceRow;
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+mod guarded;
 
 create_exception!(
     _core,
@@ -17,6 +19,14 @@ create_exception!(
     PyValueError,
     "A scenario is invalid. `.field` is the dotted path of the offending field \
      (empty for a syntax error), `.message` says what is wrong."
+);
+
+create_exception!(
+    _core,
+    SimulationError,
+    PyRuntimeError,
+    "The engine failed while running a valid scenario (a bug in hoplab). \
+     `.scenario` and `.seed` name the run, `.message` says what failed."
 );
 
 fn scenario_err(e: hoplab_sim::ScenarioError) -> PyErr {
@@ -202,29 +212,32 @@ fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
-fn run_scenario<'py>(py: Python<'py>, scenario: Scenario, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+fn run_scenario<'py>(py: Python<'py>, scenario: Scenario, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let seed = seed.unwrap_or(scenario.seed);
-    let out = py.detach(move || hoplab_sim::run(&scenario, seed));
+    let out = py.detach(|| guarded::run(&scenario, seed, progress))?;
     output_dict(py, &out)
 }
 
 /// Parse and validate a TOML scenario, run it with `seed` (default: the
 /// scenario's own `seed`), and return `{"info": dict, "flows": columns,
 /// "nodes": columns, "drops": columns, "timeseries": columns}` where each
-/// `columns` is a dict of equal-length lists. Raises ScenarioError.
+/// `columns` is a dict of equal-length lists. Raises ScenarioError;
+/// SimulationError if the engine fails; KeyboardInterrupt on Ctrl-C (checked
+/// every ~50 ms). `progress(sim_time_s, duration_s, events, events_per_s)`
+/// is called about every 50 ms of wall time.
 #[pyfunction]
-#[pyo3(signature = (text, seed=None))]
-fn run_toml<'py>(py: Python<'py>, text: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, seed=None, progress=None))]
+fn run_toml<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let scenario = Scenario::from_toml_str(text).map_err(scenario_err)?;
-    run_scenario(py, scenario, seed)
+    run_scenario(py, scenario, seed, progress)
 }
 
 /// Like `run_toml`, for the same structure as a JSON string.
 #[pyfunction]
-#[pyo3(signature = (text, seed=None))]
-fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, seed=None, progress=None))]
+fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let scenario = Scenario::from_json_str(text).map_err(scenario_err)?;
-    run_scenario(py, scenario, seed)
+    run_scenario(py, scenario, seed, progress)
 }
 
 /// Parse and validate a TOML scenario without running it; returns the
@@ -240,9 +253,29 @@ fn validate_json(text: &str) -> PyResult<String> {
     Ok(Scenario::from_json_str(text).map_err(scenario_err)?.name)
 }
 
+/// The cost estimate (hoplab_sim::cost) of a JSON scenario, without
+/// refusing: `{"cells", "neighbours", "events_per_s", "events",
+/// "memory_bytes", "limit_events", "limit_memory_bytes"}`. Parses
+/// the structure only (no validation); raises ScenarioError if it cannot.
+#[pyfunction]
+fn estimate_cost_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let c = hoplab_sim::cost::estimate_json(text).map_err(scenario_err)?;
+    let d = PyDict::new(py);
+    d.set_item("cells", c.cells)?;
+    d.set_item("neighbours", c.neighbours)?;
+    d.set_item("events_per_s", c.events_per_s())?;
+    d.set_item("events", c.events())?;
+    d.set_item("memory_bytes", c.memory_bytes())?;
+    d.set_item("limit_events", hoplab_sim::cost::MAX_EVENTS)?;
+    d.set_item("limit_memory_bytes", hoplab_sim::cost::MAX_MEMORY_BYTES)?;
+    Ok(d)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    guarded::install_panic_hook();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The commit the extension was built from, or "unknown" (see build.rs).
     m.add("__git_commit__", env!("HOPLAB_GIT_COMMIT"))?;
@@ -250,5 +283,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_cost_json, m)?)?;
     Ok(())
 }

@@ -2,6 +2,8 @@
 //! ad hoc networks. See docs/ARCHITECTURE.md for the layers and contracts.
 
 pub mod app;
+pub mod control;
+pub mod cost;
 pub mod event;
 pub mod fault;
 pub mod mac;
@@ -23,4 +25,5 @@ pub mod world;
 
 pub use results::RunOutput;
 pub use scenario::{Scenario, ScenarioError};
-pub use world::run;
+pub use control::{Cancelled, Progress, RunControl};
+pub use world::{run, run_with};

@@ -692,7 +692,7 @@ impl Scenario {
                 }
             }
         }
-        Ok(())
+        crate::cost::check(self)
     }
 
     fn validate_mobility(&self, n: usize) -> Result<(), ScenarioError> {

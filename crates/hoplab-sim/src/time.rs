@@ -16,6 +16,8 @@ impl SimTime {
     pub const ZERO: SimTime = SimTime(0);
     pub const MAX: SimTime = SimTime(u64::MAX);
 
+    /// Saturating: negative or NaN gives 0, beyond ~584 years gives `MAX`
+    /// (Rust's float-to-int `as` saturates; no input panics).
     pub fn from_secs_f64(s: f64) -> SimTime {
         SimTime((s * 1e9).round() as u64)
     }
@@ -31,10 +33,10 @@ impl SimTime {
 impl Dur {
     pub const ZERO: Dur = Dur(0);
     pub const fn from_micros(us: u64) -> Dur {
-        Dur(us * 1_000)
+        Dur(us.saturating_mul(1_000))
     }
     pub const fn from_millis(ms: u64) -> Dur {
-        Dur(ms * 1_000_000)
+        Dur(ms.saturating_mul(1_000_000))
     }
     pub fn from_secs_f64(s: f64) -> Dur {
         Dur((s * 1e9).round() as u64)
@@ -43,11 +45,17 @@ impl Dur {
         self.0 as f64 * 1e-9
     }
     /// Time to send `bits` at `rate_bps`, rounded up to the next nanosecond.
+    /// Saturates instead of panicking: a rate that rounds to 0 bit/s (e.g.
+    /// `data_rate_mbps = 1e-7`) takes forever, i.e. `Dur(u64::MAX)`.
     pub fn for_bits(bits: u64, rate_bps: u64) -> Dur {
-        Dur((bits * 1_000_000_000).div_ceil(rate_bps))
+        if rate_bps == 0 {
+            return Dur(u64::MAX);
+        }
+        let ns = (bits as u128 * 1_000_000_000).div_ceil(rate_bps as u128);
+        Dur(u64::try_from(ns).unwrap_or(u64::MAX))
     }
     pub fn mul(self, k: u64) -> Dur {
-        Dur(self.0 * k)
+        Dur(self.0.saturating_mul(k))
     }
 }
 
@@ -65,19 +73,19 @@ impl AddAssign<Dur> for SimTime {
 impl Sub<SimTime> for SimTime {
     type Output = Dur;
     fn sub(self, o: SimTime) -> Dur {
-        Dur(self.0 - o.0)
+        Dur(self.0.saturating_sub(o.0))
     }
 }
 impl Add for Dur {
     type Output = Dur;
     fn add(self, o: Dur) -> Dur {
-        Dur(self.0 + o.0)
+        Dur(self.0.saturating_add(o.0))
     }
 }
 impl Sub for Dur {
     type Output = Dur;
     fn sub(self, o: Dur) -> Dur {
-        Dur(self.0 - o.0)
+        Dur(self.0.saturating_sub(o.0))
     }
 }
 

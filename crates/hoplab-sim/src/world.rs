@@ -2,6 +2,7 @@
 //! from a scenario, the run loop, and collecting the results.
 
 use crate::app::{cbr, ftp, Agent};
+use crate::control::{Cancelled, Checker, RunControl, CHECK_EVERY};
 use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacConfig};
 use crate::mobility::Mover;
@@ -71,14 +72,19 @@ impl World {
         let channel = Channel::new(params, pos);
         // Static routing: shortest paths over the initial decode-range graph,
         // toward every node that ends a flow.
-        let tx_range = channel.params.tx_range;
-        let adjacency: Vec<Vec<NodeId>> = (0..n as NodeId)
-            .map(|a| channel.nodes_within(a, tx_range * 1.000001).into_iter().filter(|&b| channel.in_tx_range(a, b)).collect())
-            .collect();
-        let endpoints = sc.flows.iter().flat_map(|f| [f.src, f.dst]);
-        let table = Arc::new(StaticTable::build(&adjacency, endpoints));
-
         let routing = sc.routing.resolve().expect("validated scenario");
+        // Only static routing reads the table; the other protocols skip the
+        // adjacency build (O(n x neighbours), gigabytes for dense large networks).
+        let table = Arc::new(if matches!(routing, RoutingConfig::Static) {
+            let tx_range = channel.params.tx_range;
+            let adjacency: Vec<Vec<NodeId>> = (0..n as NodeId)
+                .map(|a| channel.nodes_within(a, tx_range * 1.000001).into_iter().filter(|&b| channel.in_tx_range(a, b)).collect())
+                .collect();
+            let endpoints = sc.flows.iter().flat_map(|f| [f.src, f.dst]);
+            StaticTable::build(&adjacency, endpoints)
+        } else {
+            StaticTable::build(&[], std::iter::empty())
+        });
         let mac_cfg = MacConfig::from_scenario(&sc.mac);
         let end = SimTime::from_secs_f64(sc.duration);
         let mut agents: Vec<Vec<Agent>> = (0..n).map(|_| Vec::new()).collect();
@@ -149,9 +155,24 @@ impl World {
 
     /// Process events up to the end of the run.
     pub fn run(&mut self) {
+        let done = self.run_controlled(&mut RunControl::default(), std::time::Instant::now());
+        debug_assert!(done.is_ok(), "a default control never cancels");
+    }
+
+    /// Process events up to the end of the run, looking at `ctl` every
+    /// `control::CHECK_EVERY` popped events; `Err` if it stopped the run.
+    pub fn run_controlled(&mut self, ctl: &mut RunControl, started: std::time::Instant) -> Result<(), Cancelled> {
+        let mut check = Checker::new(ctl, started);
+        let mut popped: u64 = 0;
+        let end_s = self.end.as_secs_f64();
         while let Some((t, node, ev)) = self.queue.pop() {
             if t > self.end {
                 break;
+            }
+            popped += 1;
+            if popped % CHECK_EVERY == 0 && check.should_stop(t.as_secs_f64(), end_s, self.events) {
+                self.now = t;
+                return Err(Cancelled { at_s: t.as_secs_f64() });
             }
             self.now = t;
             if let Event::Move = ev {
@@ -168,6 +189,7 @@ impl World {
             }
         }
         self.now = self.end;
+        Ok(())
     }
 
     fn move_node(&mut self, node: NodeId) {
@@ -410,8 +432,14 @@ fn pct(a: u64, b: u64) -> f64 {
 
 /// Run a validated scenario with `seed` and return its results.
 pub fn run(sc: &Scenario, seed: u64) -> RunOutput {
+    run_with(sc, seed, &mut RunControl::default()).expect("a default control never cancels")
+}
+
+/// `run`, stopped early (`Err`) when `ctl` says so; `ctl.tick` sees the
+/// progress. Same events and hash as `run` when not stopped.
+pub fn run_with(sc: &Scenario, seed: u64, ctl: &mut RunControl) -> Result<RunOutput, Cancelled> {
     let t0 = std::time::Instant::now();
     let mut w = World::new(sc, seed);
-    w.run();
-    w.results(t0.elapsed().as_secs_f64())
+    w.run_controlled(ctl, t0)?;
+    Ok(w.results(t0.elapsed().as_secs_f64()))
 }

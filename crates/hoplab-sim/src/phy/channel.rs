@@ -65,12 +65,23 @@ impl Channel {
     pub fn nodes_within(&self, from: NodeId, range: f64) -> Vec<NodeId> {
         let p = self.positions[from as usize];
         let (cx, cy) = Self::cell_of(self.cell, p);
-        let reach = (range / self.cell).ceil() as i64;
+        let reach = (range / self.cell).ceil().min(1e9) as i64;
         let mut out = Vec::new();
-        for gx in cx - reach..=cx + reach {
-            for gy in cy - reach..=cy + reach {
-                if let Some(v) = self.grid.get(&(gx, gy)) {
-                    out.extend(v.iter().copied().filter(|&o| o != from && self.distance(from, o) <= range));
+        let near = |o: &NodeId| *o != from && self.distance(from, *o) <= range;
+        // A range far beyond the cell size (tx_range_m = 1e9 with the
+        // default carrier-sense threshold) would visit ~1e13 empty cells:
+        // then scan the occupied cells instead (never more than the nodes).
+        let span = (2 * reach + 1) as f64;
+        if span * span > self.grid.len() as f64 {
+            for v in self.grid.values() {
+                out.extend(v.iter().copied().filter(near));
+            }
+        } else {
+            for gx in cx - reach..=cx + reach {
+                for gy in cy - reach..=cy + reach {
+                    if let Some(v) = self.grid.get(&(gx, gy)) {
+                        out.extend(v.iter().copied().filter(near));
+                    }
                 }
             }
         }

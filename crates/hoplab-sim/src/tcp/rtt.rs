@@ -22,9 +22,12 @@ impl RttEstimator {
         RttEstimator {
             srtt: None,
             rttvar: Dur::ZERO,
-            rto: initial.min(max), // RFC 6298 (2.1); (2.5) upper bound
+            // RFC 6298 (2.1); (2.5) upper bound. Never below 1 ns: a
+            // timeout of 0 would fire at the same instant forever (livelock
+            // with `initial_rto`/`max_rto` = 1e-12, issue 10).
+            rto: initial.min(max).max(Dur(1)),
             min,
-            max,
+            max: max.max(Dur(1)),
             granularity,
         }
     }

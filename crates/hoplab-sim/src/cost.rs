@@ -1,0 +1,294 @@
+//! What a scenario will cost before it runs: neighbours and cells of the
+//! channel's spatial index, events per simulated second, total events and
+//! memory. `check` refuses, naming the field that drives the cost, what
+//! cannot finish (more than `MAX_EVENTS` events) or fit (more than
+//! `MAX_MEMORY_BYTES`).
+//!
+//! The model is deliberately coarse (an upper-bound flavour, within a small
+//! factor of measured runs); its constants are calibrated on release runs of
+//! the bench scenarios and listed in docs/ARCHITECTURE.md ("Cost estimate").
+//! It only has to separate "minutes" from "years" and "GB" from "TB": the
+//! limits are two orders of magnitude above anything the examples, benches
+//! and reproductions need (the largest, `bench` grid-7x7-olsr-120s, is
+//! ~2e7 events).
+
+use crate::phy::{PhyTiming, RadioParams};
+use crate::scenario::{FlowKind, RoutingConfig, Scenario, ScenarioError, Topology};
+use crate::tcp::TcpConfig;
+
+/// Refuse runs above this many events (~3 hours at 1e6 events/s).
+pub const MAX_EVENTS: f64 = 1e10;
+/// Refuse runs above this estimated peak memory (bytes).
+pub const MAX_MEMORY_BYTES: f64 = 4e9;
+
+/// Handled events per frame a transmitter sends, per node that senses it
+/// (signal start and end at the receiver, plus MAC timers): calibrated on
+/// the benches and examples (docs/ARCHITECTURE.md lists estimate/measured).
+const EVENTS_PER_FRAME_PER_NODE: f64 = 2.0;
+/// A position update costs two spatial-index queries and drops cached links:
+/// worth this many handled events per node in range (fuzzing found 1e-9 m
+/// steps running at ~15 handled events per wall second).
+const MOVE_WEIGHT: f64 = 10.0;
+/// Cost of a routing timer firing faster than a frame can be sent, in
+/// handled events (see `routing_timers`' use in `estimate`).
+const SATURATED_TIMER_WEIGHT: f64 = 1000.0;
+/// Bytes per node before traffic: node, MAC, queue, router, agents, event
+/// slots (issue 10: a 10^6-node chain needed 5.8 GB).
+const BYTES_PER_NODE: f64 = 6_000.0;
+/// Bytes per cached link (`phy::Link`) of a transmitting node.
+const BYTES_PER_LINK: f64 = 32.0;
+/// Bytes per time-series sample kept (six columns of 8 bytes, Vec growth).
+const BYTES_PER_SAMPLE: f64 = 96.0;
+/// Bytes per trace row kept when `output.trace` is on.
+const BYTES_PER_TRACE_ROW: f64 = 120.0;
+/// Bytes of header MAC + IP + transport add to a payload.
+const HEADER_BYTES: f64 = 60.0;
+
+/// One term of the estimate, with the field that drives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    pub field: String,
+    pub value: f64,
+    /// What to change to make it smaller.
+    pub hint: String,
+}
+
+/// The estimate for one scenario.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// Occupied cells of the spatial index (at most one per node).
+    pub cells: f64,
+    /// Mean nodes within carrier-sense range of a node.
+    pub neighbours: f64,
+    /// Event-rate terms (events per simulated second).
+    pub rates: Vec<Term>,
+    /// Memory terms (bytes).
+    pub memory: Vec<Term>,
+    pub duration_s: f64,
+}
+
+impl Cost {
+    pub fn events_per_s(&self) -> f64 {
+        self.rates.iter().map(|t| t.value).sum()
+    }
+    pub fn events(&self) -> f64 {
+        self.events_per_s() * self.duration_s
+    }
+    pub fn memory_bytes(&self) -> f64 {
+        self.memory.iter().map(|t| t.value).sum()
+    }
+}
+
+/// Width and height of the box holding the initial positions.
+fn extent(t: &Topology) -> (f64, f64) {
+    match t {
+        Topology::Chain { nodes, spacing } => ((*nodes as f64 - 1.0).max(0.0) * spacing, 0.0),
+        Topology::Grid { rows, cols, spacing } => ((*cols as f64 - 1.0).max(0.0) * spacing, (*rows as f64 - 1.0).max(0.0) * spacing),
+        Topology::Random { width, height, .. } => (*width, *height),
+        Topology::Explicit { positions } => {
+            let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+            for p in positions {
+                (x0, x1, y0, y1) = (x0.min(p[0]), x1.max(p[0]), y0.min(p[1]), y1.max(p[1]));
+            }
+            (x1 - x0, y1 - y0)
+        }
+    }
+}
+
+/// Where node `i` starts, where that does not need the seed; a random
+/// topology's nodes are taken to be half the diagonal apart.
+fn spot(t: &Topology, i: u32) -> Option<(f64, f64)> {
+    match t {
+        Topology::Chain { spacing, .. } => Some((i as f64 * spacing, 0.0)),
+        Topology::Grid { cols, spacing, .. } => Some(((i % cols.max(&1)) as f64 * spacing, (i / cols.max(&1)) as f64 * spacing)),
+        Topology::Random { .. } => None,
+        Topology::Explicit { positions } => positions.get(i as usize).map(|p| (p[0], p[1])),
+    }
+}
+
+/// Distance between two nodes' starting points (see `spot`).
+fn apart(t: &Topology, a: u32, b: u32) -> f64 {
+    match (spot(t, a), spot(t, b)) {
+        (Some(p), Some(q)) => (p.0 - q.0).hypot(p.1 - q.1),
+        _ => {
+            let (w, h) = extent(t);
+            w.hypot(h) / 2.0
+        }
+    }
+}
+
+/// Mean number of other nodes within `r` of a node, nodes spread evenly
+/// over a `w` x `h` box (a square of side 2r instead of the disc: at most
+/// 4/pi too many).
+fn within(n: f64, (w, h): (f64, f64), r: f64) -> f64 {
+    let fx = if w > 0.0 { (2.0 * r / w).min(1.0) } else { 1.0 };
+    let fy = if h > 0.0 { (2.0 * r / h).min(1.0) } else { 1.0 };
+    // In two dimensions the disc covers pi/4 of its square.
+    let disc = if fx < 1.0 && fy < 1.0 { std::f64::consts::FRAC_PI_4 } else { 1.0 };
+    ((n - 1.0) * fx * fy * disc).max(0.0)
+}
+
+/// Per-node periodic emissions of a routing protocol, one term per timer:
+/// every `*interval*_s` / `*period*_s` / `*update*_s` field (HELLO, TC,
+/// DSDV periodic updates, DSR request period) and every `*timeout*_s` field
+/// (a timer each node may re-arm). Jitters, hold times and minimum spacings
+/// (`min_*`) bound nothing from below and are skipped, as are zeros
+/// ("immediately"/"off").
+fn routing_timers(cfg: &RoutingConfig) -> Vec<(String, String, f64)> {
+    let (name, table) = match cfg {
+        RoutingConfig::Static => return Vec::new(),
+        RoutingConfig::Aodv(c) => ("aodv", toml::Table::try_from(c)),
+        RoutingConfig::Dsr(c) => ("dsr", toml::Table::try_from(c)),
+        RoutingConfig::Olsr(c) => ("olsr", toml::Table::try_from(c)),
+        RoutingConfig::Dsdv(c) => ("dsdv", toml::Table::try_from(c)),
+    };
+    let Ok(table) = table else { return Vec::new() };
+    let mut out = Vec::new();
+    for (k, v) in &table {
+        let Some(s) = v.as_float() else { continue };
+        if !k.ends_with("_s") || k.starts_with("min_") || k.contains("jitter") || k.contains("hold") || s <= 0.0 {
+            continue;
+        }
+        let periodic = k.contains("interval") || k.contains("period") || k.contains("update");
+        if periodic || k.contains("timeout") {
+            out.push((format!("routing.{name}.{k}"), k.clone(), s));
+        }
+    }
+    out
+}
+
+/// Estimate what `sc` costs. `sc` must have passed the field checks.
+pub fn estimate(sc: &Scenario) -> Cost {
+    let n = sc.node_count() as f64;
+    let radio = RadioParams::from_config(&sc.radio);
+    // A node may decode beyond where it senses (cs threshold above rx).
+    let (tx, cs) = (radio.tx_range, radio.max_range().max(radio.tx_range));
+    let ext = extent(&sc.topology);
+    let nb_cs = within(n, ext, cs);
+    let nb_tx = within(n, ext, tx);
+    let cell = cs.max(1.0);
+    let cells = ((ext.0 / cell).floor() + 1.0) * ((ext.1 / cell).floor() + 1.0);
+    let mut c = Cost { cells: cells.min(n), neighbours: nb_cs, duration_s: sc.duration, ..Cost::default() };
+    let routing = sc.routing.resolve().unwrap_or(RoutingConfig::Static);
+    let dynamic = !matches!(routing, RoutingConfig::Static);
+
+    // Channel: every interference domain a flow crosses kept busy with
+    // DATA/ACK exchanges (RTS/CTS too below the threshold).
+    let timing = PhyTiming::new(sc.mac.preamble, sc.mac.data_rate_mbps, sc.mac.basic_rate_mbps);
+    let slot = sc.mac.slot_us as f64 * 1e-6;
+    let sifs = sc.mac.sifs_us as f64 * 1e-6;
+    let ctrl = |bytes: u32| timing.airtime(bytes, timing.basic_rate_bps).as_secs_f64();
+    let mut hops_total = 0.0;
+    let all_domains = ((ext.0 / (2.0 * cs)).floor() + 1.0) * ((ext.1 / (2.0 * cs)).floor() + 1.0);
+    let per_flow_cap = (all_domains / sc.flows.len().max(1) as f64).max(1.0);
+    for (i, f) in sc.flows.iter().enumerate() {
+        let p = format!("flows[{i}]");
+        let payload = match f.kind {
+            FlowKind::Ftp => TcpConfig::from_params(&f.tcp.or(&sc.tcp)).mss as f64,
+            FlowKind::Cbr => f.packet_size.unwrap_or(512) as f64,
+        };
+        let frame = payload + HEADER_BYTES;
+        let data = timing.airtime(frame as u32, timing.data_rate_bps).as_secs_f64();
+        let rts = (sc.mac.rts_threshold as f64) < frame;
+        let exchange = sifs + 2.0 * slot + sc.mac.cw_min as f64 / 2.0 * slot + data + sifs + ctrl(14)
+            + if rts { ctrl(20) + ctrl(14) + 2.0 * sifs } else { 0.0 };
+        let frames = if rts { 4.0 } else { 2.0 };
+        let hops = (apart(&sc.topology, f.src, f.dst) / tx).ceil().min(n - 1.0).max(1.0);
+        let domains = (hops * tx / (tx + cs)).ceil().max(1.0).min(per_flow_cap);
+        hops_total += hops;
+        let mut rate = domains * frames / exchange.max(1e-9) * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs);
+        if f.kind == FlowKind::Cbr {
+            let pps = f.rate_kbps.unwrap_or(0.0) * 1e3 / 8.0 / payload;
+            // The source's own timer fires once per packet, queue or no queue.
+            c.rates.push(Term { field: format!("{p}.rate_kbps"), value: pps, hint: "lower the CBR rate or raise packet_size".into() });
+            rate = rate.min(pps * hops * frames * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs));
+        } else {
+            let cfg = TcpConfig::from_params(&f.tcp.or(&sc.tcp));
+            // A retransmission timer capped at max_rto fires every max_rto
+            // while data is outstanding (RFC 6298 (5.5) backoff stops there).
+            let rto = cfg.rto_max.as_secs_f64().max(1e-9);
+            c.rates.push(Term { field: format!("{p}.tcp.max_rto"), value: 1.0 / rto, hint: "raise max_rto (RFC 6298: at least 60 s)".into() });
+        }
+        let (field, hint) = if sc.mac.data_rate_mbps > 100.0 {
+            ("mac.data_rate_mbps".to_string(), "lower the data rate or shorten duration".to_string())
+        } else {
+            ("topology".to_string(), "use fewer or sparser nodes, or shorten duration".to_string())
+        };
+        c.rates.push(Term { field, value: rate, hint });
+    }
+
+    // Routing: periodic broadcasts reach every neighbour in range.
+    for (field, key, s) in routing_timers(&routing) {
+        let fanout = if key.contains("timeout") { 1.0 } else { 1.0 + nb_cs };
+        // A timer faster than one frame's airtime only fills a full queue:
+        // each firing then costs far more than a handled event (fuzzing:
+        // DSDV updates every 1e-9 s ran ~6,500 handled events per wall s).
+        let weight = if s < ctrl(14) { SATURATED_TIMER_WEIGHT } else { 1.0 };
+        c.rates.push(Term { field, value: n / s * fanout * EVENTS_PER_FRAME_PER_NODE * weight, hint: "use a longer interval".into() });
+    }
+
+    // Mobility: a position update every step_m of movement, as if every leg
+    // moved at once.
+    let moving: f64 = sc.mobility.legs.iter().map(|l| l.speed).sum();
+    if moving > 0.0 {
+        c.rates.push(Term { field: "mobility.step_m".into(), value: moving / sc.mobility.step_m * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a coarser step_m (1 m is the default)".into() });
+    }
+
+    // Memory.
+    c.memory.push(Term { field: "topology".into(), value: n * BYTES_PER_NODE, hint: "use fewer nodes".into() });
+    let transmitters = if dynamic { n } else { (hops_total + sc.flows.len() as f64).min(n) };
+    c.memory.push(Term { field: "topology".into(), value: transmitters * nb_cs * BYTES_PER_LINK, hint: "use fewer nodes, a larger area or shorter radio ranges".into() });
+    if !dynamic && !sc.flows.is_empty() {
+        c.memory.push(Term { field: "topology".into(), value: n * (nb_tx * 4.0 + 24.0), hint: "use fewer nodes, a larger area or a shorter radio.tx_range_m".into() });
+    }
+    let tcp_rate: f64 = c.rates.iter().filter(|t| t.field == "topology" || t.field == "mac.data_rate_mbps").map(|t| t.value).sum::<f64>()
+        / (EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs));
+    if sc.output.timeseries && sc.flows.iter().any(|f| f.kind == FlowKind::Ftp) {
+        c.memory.push(Term { field: "output.timeseries".into(), value: tcp_rate * sc.duration * BYTES_PER_SAMPLE, hint: "set output.timeseries = false or shorten duration".into() });
+    }
+    if sc.output.trace {
+        c.memory.push(Term { field: "output.trace".into(), value: c.events() * BYTES_PER_TRACE_ROW / 4.0, hint: "set output.trace = false or shorten duration".into() });
+    }
+    c
+}
+
+/// `estimate` of a JSON scenario that is parsed but not validated (so that
+/// a refused scenario can still be measured).
+pub fn estimate_json(text: &str) -> Result<Cost, ScenarioError> {
+    let sc: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+    Ok(estimate(&sc))
+}
+
+fn largest(terms: &[Term]) -> Option<&Term> {
+    terms.iter().max_by(|a, b| a.value.total_cmp(&b.value))
+}
+
+/// Refuse what cannot finish or fit; see the module comment.
+pub fn check(sc: &Scenario) -> Result<(), ScenarioError> {
+    let c = estimate(sc);
+    let events = c.events();
+    if !(events <= MAX_EVENTS) {
+        let t = largest(&c.rates).expect("a rate above zero");
+        return Err(ScenarioError {
+            field: t.field.clone(),
+            message: format!(
+                "the run would take about {:.1e} events ({:.1e} per simulated second over {} s; this field alone {:.1e}/s), above the limit of {:.0e}: {}",
+                events,
+                c.events_per_s(),
+                sc.duration,
+                t.value,
+                MAX_EVENTS,
+                t.hint
+            ),
+        });
+    }
+    let mem = c.memory_bytes();
+    if !(mem <= MAX_MEMORY_BYTES) {
+        let t = largest(&c.memory).expect("memory terms");
+        return Err(ScenarioError {
+            field: t.field.clone(),
+            message: format!("the run would need about {:.1} GB of memory (this field {:.1} GB), above the limit of {:.0} GB: {}", mem / 1e9, t.value / 1e9, MAX_MEMORY_BYTES / 1e9, t.hint),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,72 @@
+"""Worker processes for `reproduce` that stop when asked and never outlive
+their parent.
+
+- Ctrl-C reaches the whole process group. Workers ignore SIGINT; the parent
+  gets KeyboardInterrupt, cancels the futures not started and terminates the
+  workers, so nothing that remains is computed (finished runs were already
+  written by the caller's `finished`).
+- On Linux each worker asks the kernel for SIGKILL when its parent dies
+  (prctl(PR_SET_PDEATHSIG), which also covers a SIGKILL of the parent); a
+  daemon thread that polls the parent pid every 0.5 s is the fallback on
+  other systems (and if prctl is unavailable).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import Any, Callable, Sequence
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _init_worker(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _stop(pool: ProcessPoolExecutor, futures: Sequence[Future]) -> None:
+    for f in futures:
+        f.cancel()
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.join(timeout=5)
+
+
+def run_in_pool(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]], jobs: int,
+                finished: Callable[[int, dict[str, Any]], None]) -> None:
+    """Run `run_task` over `tasks` in `jobs` processes, calling `finished(i, row)`
+    in the parent as each ends; on any exception (Ctrl-C included) stop the
+    rest and re-raise."""
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),))
+    futures = [pool.submit(run_task, t) for t in tasks]
+    try:
+        for i, fut in enumerate(as_completed(futures), 1):
+            finished(i, fut.result())
+    except BaseException:
+        _stop(pool, futures)
+        raise
+    pool.shutdown(wait=True)

@@ -1,0 +1,114 @@
+"""Ctrl-C, progress and engine failures.
+
+The SIGINT tests measure from the signal to the process's exit. The engine
+checks for signals every ~50 ms of wall time; the issue's bound is 0.5 s. The
+assertion allows 2 s because CI machines (here: 2 cores shared by several
+jobs) can stall a process for longer than the bound itself; the measured time
+is printed so a regression shows in the log (typically 0.05-0.15 s).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import hoplab
+
+from .conftest import ROOT
+
+#: A run of ~10 minutes: long enough that only an interrupt ends it in time.
+LONG_TOML = """\
+name = "long"
+duration = 100000.0
+[topology]
+kind = "chain"
+nodes = 5
+spacing = 200.0
+[output]
+timeseries = false
+[[flows]]
+kind = "ftp"
+src = 0
+dst = 4
+"""
+
+SLACK_S = 2.0
+
+
+def _popen(args: list[str], cwd: Path) -> subprocess.Popen:
+    env = dict(os.environ, MPLCONFIGDIR=str(cwd / ".mpl"))
+    return subprocess.Popen([sys.executable, "-m", "hoplab", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _interrupt_after_start(proc: subprocess.Popen, wait_s: float) -> float:
+    time.sleep(wait_s)
+    assert proc.poll() is None, proc.communicate()
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    return time.monotonic() - t0
+
+
+def test_sigint_stops_a_long_run_quickly(tmp_path):
+    p = tmp_path / "long.toml"
+    p.write_text(LONG_TOML)
+    proc = _popen(["run", str(p), "--no-save"], tmp_path)
+    took = _interrupt_after_start(proc, 2.0)
+    out, err = proc.communicate()
+    print(f"SIGINT to exit: {took:.3f} s")
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["hoplab: interrupted"], err
+    assert took < SLACK_S
+
+
+def test_progress_callback_sees_time_advance_and_can_stop_the_run():
+    seen: list[tuple[float, float, int, float]] = []
+
+    class Stop(Exception):
+        pass
+
+    def progress(sim_s, dur_s, events, rate):
+        seen.append((sim_s, dur_s, events, rate))
+        if len(seen) >= 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        hoplab.run(LONG_TOML, seed=1, progress=progress)
+    assert [s[1] for s in seen] == [100000.0] * 3
+    assert seen[0][0] < seen[2][0] and seen[0][2] < seen[2][2]
+    assert all(s[3] > 0 for s in seen)
+
+
+def test_progress_does_not_change_the_run(small_toml):
+    a = hoplab.run(small_toml, seed=2)
+    b = hoplab.run(small_toml, seed=2, progress=lambda *a: None)
+    assert a.info["event_hash"] == b.info["event_hash"] and a.info["events"] == b.info["events"]
+
+
+def test_simulation_error_is_a_runtime_error():
+    assert issubclass(hoplab.SimulationError, RuntimeError)
+    assert not issubclass(hoplab.SimulationError, hoplab.ScenarioError)
+
+
+def test_cli_reports_an_engine_failure_in_one_line(tmp_path, monkeypatch, small_toml):
+    from click.testing import CliRunner
+
+    from hoplab import _core, _run
+    from hoplab.cli import cli
+
+    def boom(*a, **k):
+        raise _core.SimulationError('scenario "small", seed 1: the engine failed: index out of bounds')
+
+    monkeypatch.setattr(_run, "run_text", boom)
+    p = tmp_path / "s.toml"
+    p.write_text(small_toml)
+    r = CliRunner().invoke(cli, ["run", str(p), "--no-save"])
+    assert r.exit_code == 70
+    assert r.output.strip().splitlines() == ['hoplab: error: scenario "small", seed 1: the engine failed: index out of bounds']
