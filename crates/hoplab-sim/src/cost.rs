@@ -243,8 +243,16 @@ pub fn estimate(sc: &Scenario) -> Cost {
     }
     let tcp_rate: f64 = c.rates.iter().filter(|t| t.field == "topology" || t.field == "mac.data_rate_mbps").map(|t| t.value).sum::<f64>()
         / (EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs));
-    if sc.output.timeseries && sc.flows.iter().any(|f| f.kind == FlowKind::Ftp) {
-        c.memory.push(Term { field: "output.timeseries".into(), value: tcp_rate * sc.duration * BYTES_PER_SAMPLE, hint: "set output.timeseries = false or shorten duration".into() });
+    let ftp_flows = sc.flows.iter().filter(|f| f.kind == FlowKind::Ftp).count() as f64;
+    if sc.output.timeseries && ftp_flows > 0.0 {
+        // At most one sample per ACK, and never more than the cap per flow
+        // (series.rs merges buckets when a flow reaches it).
+        let mut samples = tcp_rate * sc.duration;
+        if sc.output.timeseries_interval_s > 0.0 {
+            samples = samples.min(ftp_flows * sc.duration / sc.output.timeseries_interval_s);
+        }
+        samples = samples.min(ftp_flows * sc.output.timeseries_max_samples as f64);
+        c.memory.push(Term { field: "output.timeseries".into(), value: samples * BYTES_PER_SAMPLE, hint: "lower output.timeseries_max_samples or set output.timeseries = false".into() });
     }
     if sc.output.trace {
         c.memory.push(Term { field: "output.trace".into(), value: c.events() * BYTES_PER_TRACE_ROW / 4.0, hint: "set output.trace = false or shorten duration".into() });
