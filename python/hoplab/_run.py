@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Mapping
 
-from . import _core
+from . import _core, _deprecation
 from .result import Result
 
 __all__ = ["run", "run_text", "read_scenario_source"]
@@ -74,6 +74,9 @@ def run(scenario: Any, seed: int | None = None) -> Result:
 
 
 def run_text(text: str, fmt: str, seed: int | None) -> Result:
-    """Run scenario text in ``fmt`` ("toml" or "json"); raises ScenarioError."""
+    """Run scenario text in ``fmt`` ("toml" or "json"); raises ScenarioError.
+
+    Old key names work and raise a `ScenarioKeyDeprecationWarning` each."""
+    _deprecation.check(text, fmt)
     raw = _core.run_json(text, seed) if fmt == "json" else _core.run_toml(text, seed)
     return Result.from_core(raw, scenario_text=text, scenario_format=fmt)

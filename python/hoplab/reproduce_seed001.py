@@ -62,7 +62,7 @@ RADIO: dict[str, Any] = {"propagation": "two_ray_ground", "tx_range_m": 250.0, "
 MAC: dict[str, Any] = {"data_rate_mbps": 2.0}
 # Seed 001 names no TCP variant or segment size; 1460 B as seed 000 and
 # ../shared/reference/defaults.md, NewReno as hoplab's default.
-TCP: dict[str, Any] = {"variant": "new_reno", "mss": 1460}
+TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 DSR: dict[str, Any] = {"protocol": "dsr", "preset": "ns2"}
 STATIC: dict[str, Any] = {"protocol": "static"}
 SPACING_M = 200.0

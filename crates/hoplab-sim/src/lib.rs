@@ -13,6 +13,7 @@ pub mod queue;
 pub mod results;
 pub mod rng;
 pub mod scenario;
+pub mod schema;
 pub mod tcp;
 pub mod time;
 pub mod trace;
