@@ -593,6 +593,9 @@ impl Scenario {
     pub fn parse_json(s: &str) -> Result<(Scenario, Vec<String>), ScenarioError> {
         let mut tree: serde_json::Value =
             serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        if !tree.is_object() {
+            return err("", "a scenario is a JSON object ({\"duration_s\": ..., \"topology\": {...}})");
+        }
         let warnings = crate::schema::rename::upgrade(&mut tree)?;
         let sc = serde_path_to_error::deserialize(tree).map_err(|e| path_error(e.path(), e.inner().to_string()))?;
         Ok((Self::checked(sc)?, warnings))
