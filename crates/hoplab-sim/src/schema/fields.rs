@@ -123,7 +123,7 @@ pub const FIELDS: &[Field] = &[
     // --- top level ---
     d(o("name", "string", "our choice", "label copied into results"), "\"scenario\""),
     o("seed", "integer", "our choice", "default seed (0..2^64-1); a seed given to run overrides it"),
-    d(n("duration_s", "float", S, Range::closed(1e-6, 1e7, "1 us (the clock resolves ns) to 1e7 s (116 days): a longer run does not fit a 64-bit ns clock of events with headroom"), "our choice", "simulated time"), "required"),
+    d(n("duration_s", "float", S, Range::closed(1e-6, 1e7, "1 us (the clock resolves ns) to 1e7 s (116 days), the longest supported run"), "our choice", "simulated time"), "required"),
     // --- topology ---
     d(o("topology.kind", "\"chain\" | \"grid\" | \"random\" | \"explicit\"", "seeds", "node placement"), "required"),
     d(n("topology.nodes", "integer", "nodes", Range::closed(1.0, 1e6, "at least one node; 1,000,000 is the supported maximum (memory)"), "our choice", "chain, random: number of nodes"), "required"),

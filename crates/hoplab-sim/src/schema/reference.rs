@@ -47,8 +47,9 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
         receiver: Some(c.receiver),
         clamp: Some(c.clamp),
         few_alpha: Some(p.few_alpha.unwrap_or(1.0)),
-        few_w_min: Some(p.few_w_min.unwrap_or(few::DEFAULT_W_MIN)),
-        few_ssthresh_min: Some(p.few_ssthresh_min.unwrap_or(few::DEFAULT_SSTHRESH_MIN)),
+        // Giving a FeW bound switches FeW on: fill them only when it is on.
+        few_w_min: c.few.map(|f| f.w_min),
+        few_ssthresh_min: c.few.map(|f| f.ssthresh_min),
         ecn: Some(c.ecn),
         elfn: Some(c.elfn),
         adtcp: Some(c.adtcp),
@@ -67,7 +68,8 @@ fn default_tree() -> Value {
     t.insert("mac".into(), tree(&Mac::default()));
     t.insert("link".into(), tree(&Link::default()));
     t.insert("mobility".into(), tree(&Mobility::default()));
-    t.insert("tcp".into(), tree(&resolved_tcp(&TcpParams::default())));
+    let tcp = TcpParams { few_w_min: Some(few::DEFAULT_W_MIN), few_ssthresh_min: Some(few::DEFAULT_SSTHRESH_MIN), ..TcpParams::default() };
+    t.insert("tcp".into(), tree(&resolved_tcp(&tcp)));
     t.insert("output".into(), tree(&Output::default()));
     t.insert("lred".into(), tree(&Lred::default()));
     let mut routing = toml::Table::new();

@@ -52,6 +52,8 @@ fn the_table_lists_exactly_the_fields_the_structs_have() {
     );
     let sc = parse(&full).unwrap();
     leaves(&resolved(&sc).unwrap(), String::new(), &mut seen);
+    let few = parse(&format!("{BASE}[tcp]\nfew_alpha = 0.5\n")).unwrap();
+    leaves(&resolved(&few).unwrap(), String::new(), &mut seen);
     for topo in ["kind = \"grid\"\nrows = 2\ncols = 2\nspacing_m = 1.0", "kind = \"random\"\nnodes = 3\nwidth_m = 9.0\nheight_m = 9.0", "kind = \"explicit\"\npositions = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]"] {
         let s = BASE.replace("kind = \"chain\"\nnodes = 3\nspacing_m = 200.0", topo);
         leaves(&resolved(&parse(&s).unwrap()).unwrap(), String::new(), &mut seen);
