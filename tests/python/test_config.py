@@ -75,8 +75,11 @@ def test_old_key_names_work_warn_and_give_the_same_run(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         a = hoplab.run(new)
-    with pytest.warns(DeprecationWarning, match="^duration is deprecated, use duration_s$"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         b = hoplab.run(OLD_TOML)
+    assert [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)][0] == \
+        "duration is deprecated, use duration_s"
     assert a.info["event_hash"] == b.info["event_hash"]
     old = tmp_path / "old.toml"
     old.write_text(OLD_TOML)

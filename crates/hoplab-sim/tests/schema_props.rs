@@ -32,7 +32,7 @@ fn pattern(field: &str) -> String {
             _ => out.push(c),
         }
     }
-    out.replace("[][]", "[][]")
+    out
 }
 
 /// The field is empty, a schema field, or a table/list that holds some.

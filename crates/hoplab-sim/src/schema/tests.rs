@@ -136,7 +136,7 @@ fn old_key_names_still_work_and_warn() {
     let e = parse(&format!("duration = 3.0\n{BASE}")).unwrap_err();
     assert_eq!(e.field, "duration_s");
     assert!(e.message.contains("both duration (deprecated) and duration_s"), "{e}");
-    assert_eq!(rename::RENAMES.iter().filter(|r| find(&format!("{}.{}", r.0, r.2).trim_start_matches('.').to_string()).is_none()).count(), 0);
+    assert_eq!(rename::RENAMES.iter().filter(|r| find(format!("{}.{}", r.0, r.2).trim_start_matches('.')).is_none()).count(), 0);
 }
 
 #[test]
