@@ -55,8 +55,8 @@ from hoplab import scenario as S  # noqa: E402
 
 TCP_PROFILES: dict[str, dict[str, Any]] = {
     # hoplab fields; the ns-3 flags follow from them.
-    "ns3": {"min_rto": 1.0, "delack_timeout": 0.2, "initial_cwnd": 2},
-    "ns2": {"min_rto": 0.2, "delack_timeout": 0.1, "initial_cwnd": 3},
+    "ns3": {"min_rto_s": 1.0, "delack_timeout_s": 0.2, "initial_cwnd": 2},
+    "ns2": {"min_rto_s": 0.2, "delack_timeout_s": 0.1, "initial_cwnd": 3},
 }
 
 ROUTING: dict[str, tuple[dict[str, Any] | None, list[str]]] = {
@@ -133,7 +133,7 @@ def tcp_fields(a: argparse.Namespace) -> dict[str, Any]:
 
 def ns3_tcp_flags(a: argparse.Namespace, seed: int) -> list[str]:
     p = TCP_PROFILES[a.tcp]
-    flags = [f"--minRto={p['min_rto']}", f"--delAckTimeout={p['delack_timeout']}", f"--initCwnd={p['initial_cwnd']}",
+    flags = [f"--minRto={p['min_rto_s']}", f"--delAckTimeout={p['delack_timeout_s']}", f"--initCwnd={p['initial_cwnd']}",
              f"--maxCwnd={a.max_cwnd}", "--rxModel=ns2", f"--seed={seed}", f"--duration={a.duration}"]
     # ns-3's SACK: RFC 6675 scoreboard in TcpSocketBase (with its default
     # PRR recovery); hoplab's: RFC 6675 pipe recovery (docs/ARCHITECTURE.md).

@@ -374,6 +374,10 @@ def bench(repeat: int, markdown: bool, memory: bool) -> None:
     click.echo(b.table(rows, markdown=markdown))
 
 
+from .cli_config import register as _register_config  # noqa: E402  (validate, config)
+_register_config(cli)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point: click in non-standalone mode, with our own exit codes."""
     try:

@@ -63,7 +63,7 @@ MAC: dict[str, Any] = {"data_rate_mbps": 2.0}
 # Seed 001 names no TCP variant or segment size; 1460 B as seed 000 §3 (an
 # Ethernet-sized 1500-byte IP MTU less 40 bytes of TCP/IP headers), NewReno
 # as hoplab's default.
-TCP: dict[str, Any] = {"variant": "new_reno", "mss": 1460}
+TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 DSR: dict[str, Any] = {"protocol": "dsr", "preset": "ns2"}
 STATIC: dict[str, Any] = {"protocol": "static"}
 SPACING_M = 200.0

@@ -29,9 +29,9 @@ __all__ = [
 
 # Seed 000 §3 (Anastasi et al.): 802.11b limited to 2 Mbit/s, 1 Mbit/s basic
 # rate, RTS/CTS threshold 100 bytes (RTS/CTS for TCP data, not for ACKs).
-SEED000_MAC: dict[str, Any] = {"data_rate_mbps": 2.0, "basic_rate_mbps": 1.0, "rts_threshold": 100}
+SEED000_MAC: dict[str, Any] = {"data_rate_mbps": 2.0, "basic_rate_mbps": 1.0, "rts_threshold_bytes": 100}
 # Seed 000 §3: TCP NewReno, 1460-byte segments.
-SEED000_TCP: dict[str, Any] = {"variant": "new_reno", "mss": 1460}
+SEED000_TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 
 
 def load_scenario(path: str | Path) -> dict[str, Any]:
@@ -43,9 +43,9 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
 def ftp(src: int, dst: int, *, start: float = 0.0, stop: float | None = None,
         bytes: int | None = None, **tcp: Any) -> dict[str, Any]:
     """An FTP (bulk TCP) flow; keyword arguments override the scenario's [tcp]."""
-    f: dict[str, Any] = {"kind": "ftp", "src": src, "dst": dst, "start": start}
+    f: dict[str, Any] = {"kind": "ftp", "src": src, "dst": dst, "start_s": start}
     if stop is not None:
-        f["stop"] = stop
+        f["stop_s"] = stop
     if bytes is not None:
         f["bytes"] = bytes
     if tcp:
@@ -56,17 +56,17 @@ def ftp(src: int, dst: int, *, start: float = 0.0, stop: float | None = None,
 def cbr(src: int, dst: int, rate_kbps: float, *, packet_size: int = 512, start: float = 0.0,
         stop: float | None = None) -> dict[str, Any]:
     """A constant-bit-rate UDP flow."""
-    f: dict[str, Any] = {"kind": "cbr", "src": src, "dst": dst, "start": start,
-                         "rate_kbps": rate_kbps, "packet_size": packet_size}
+    f: dict[str, Any] = {"kind": "cbr", "src": src, "dst": dst, "start_s": start,
+                         "rate_kbps": rate_kbps, "packet_size_bytes": packet_size}
     if stop is not None:
-        f["stop"] = stop
+        f["stop_s"] = stop
     return f
 
 
 def _base(name: str, duration: float, seed: int, topology: dict[str, Any], flows: Iterable[dict[str, Any]] | None,
           mac: dict[str, Any] | None, tcp: dict[str, Any] | None, radio: dict[str, Any] | None,
           routing: dict[str, Any] | None, timeseries: bool) -> dict[str, Any]:
-    sc: dict[str, Any] = {"name": name, "duration": float(duration), "seed": int(seed), "topology": topology}
+    sc: dict[str, Any] = {"name": name, "duration_s": float(duration), "seed": int(seed), "topology": topology}
     if radio:
         sc["radio"] = dict(radio)
     sc["mac"] = copy.deepcopy(SEED000_MAC if mac is None else mac)
@@ -95,7 +95,7 @@ def chain(hops: int, spacing: float = 200.0, *, duration: float = 120.0, seed: i
     if flows is None:
         flows = [ftp(0, hops)]
     return _base(name or f"chain-{hops}hop", duration, seed,
-                 {"kind": "chain", "nodes": hops + 1, "spacing": float(spacing)},
+                 {"kind": "chain", "nodes": hops + 1, "spacing_m": float(spacing)},
                  flows, mac, tcp, radio, routing, timeseries)
 
 
@@ -110,7 +110,7 @@ def grid(rows: int, cols: int, spacing: float = 200.0, *, duration: float = 120.
         mr, mc = rows // 2, cols // 2
         flows = [ftp(mr * cols, mr * cols + cols - 1), ftp(mc, (rows - 1) * cols + mc)]
     return _base(name or f"grid-{rows}x{cols}", duration, seed,
-                 {"kind": "grid", "rows": rows, "cols": cols, "spacing": float(spacing)},
+                 {"kind": "grid", "rows": rows, "cols": cols, "spacing_m": float(spacing)},
                  flows, mac, tcp, radio, routing, timeseries)
 
 

@@ -14,10 +14,15 @@ def _legs(scenario: dict[str, Any]) -> list[dict[str, Any]]:
     return list(scenario.get("mobility", {}).get("legs", []))
 
 
+def _leg(leg: dict[str, Any], key: str, old: str) -> Any:
+    """A leg's value under its unit-suffixed key, or the deprecated one."""
+    return leg[key] if key in leg else leg[old]
+
+
 def window(scenario: dict[str, Any]) -> tuple[float, float]:
     """Default window: from 1 s before the last leg starts to 25 s after."""
     legs = _legs(scenario)
-    t0 = max((float(l["at"]) for l in legs), default=0.0)
+    t0 = max((float(_leg(l, "at_s", "at")) for l in legs), default=0.0)
     return max(0.0, t0 - 1.0), t0 + 25.0
 
 
@@ -38,9 +43,9 @@ def outage(res: Result, flow: int, after: float) -> dict[str, float] | None:
 def render(res: Result, scenario: dict[str, Any], start: float, end: float) -> str:
     lines = []
     for l in _legs(scenario):
-        if start <= float(l["at"]) <= end:
-            lines.append((float(l["at"]), f"node {l['node']} starts moving to ({l['to'][0]:g}, {l['to'][1]:g}) "
-                                          f"at {l['speed']:g} m/s  [scenario]"))
+        if start <= float(_leg(l, "at_s", "at")) <= end:
+            lines.append((float(_leg(l, "at_s", "at")), f"node {l['node']} starts moving to ({l['to'][0]:g}, {l['to'][1]:g}) "
+                                          f"at {_leg(l, 'speed_mps', 'speed'):g} m/s  [scenario]"))
     ev = res.route_events
     ev = ev[(ev.time_s >= start) & (ev.time_s <= end)]
     for r in ev.itertuples(index=False):

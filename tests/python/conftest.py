@@ -17,20 +17,20 @@ EXAMPLES = ROOT / "examples"
 # A short 2-hop chain: cheap, but with real contention (random backoff).
 SMALL_TOML = """\
 name = "small"
-duration = 10.0
+duration_s = 10.0
 seed = 1
 
 [topology]
 kind = "chain"
 nodes = 3
-spacing = 200.0
+spacing_m = 200.0
 
 [mac]
-rts_threshold = 100
+rts_threshold_bytes = 100
 
 [tcp]
 variant = "new_reno"
-mss = 1460
+mss_bytes = 1460
 
 [[flows]]
 kind = "ftp"

@@ -59,7 +59,7 @@ def test_toml_string_dict_and_file_give_the_same_run(small_toml, small_dict):
 def test_load_scenario_reads_the_examples():
     sc = hoplab.load_scenario(EXAMPLES / "chain.toml")
     assert sc["topology"]["nodes"] == 5
-    sc["duration"] = 5.0
+    sc["duration_s"] = 5.0
     check_result(hoplab.run(sc), 5, 1)
 
 
@@ -102,7 +102,7 @@ def test_one_hop_ftp_delivers_in_order():
     [
         (lambda d: d["flows"][0].__setitem__("dst", 9), "flows[0].dst"),
         (lambda d: d.setdefault("mac", {}).__setitem__("cw_min", 30), "mac.cw_min"),
-        (lambda d: d.__setitem__("duration", -1.0), "duration"),
+        (lambda d: d.__setitem__("duration_s", -1.0), "duration_s"),
     ],
 )
 def test_scenario_errors_name_the_field(small_dict, change, field):
@@ -117,7 +117,7 @@ def test_scenario_errors_name_the_field(small_dict, change, field):
 
 def test_toml_syntax_error_is_a_scenario_error():
     with pytest.raises(hoplab.ScenarioError) as ei:
-        hoplab.run("duration = 10\n[topology\n")
+        hoplab.run("duration_s = 10\n[topology\n")
     assert ei.value.field == ""
     assert "TOML" in ei.value.message
 

@@ -24,9 +24,9 @@ def _bad(tmp_path: Path, name: str, text: str) -> Path:
 
 BAD = [
     ("dst.toml", SMALL_TOML.replace("dst = 2", "dst = 9"), "flows[0].dst"),
-    ("cw.toml", SMALL_TOML.replace("rts_threshold = 100", "rts_threshold = 100\ncw_min = 30"), "mac.cw_min"),
-    ("dur.toml", SMALL_TOML.replace("duration = 10.0", "duration = -1"), "duration"),
-    ("syntax.toml", "duration = 10\n[topology\n", "TOML"),
+    ("cw.toml", SMALL_TOML.replace("rts_threshold_bytes = 100", "rts_threshold_bytes = 100\ncw_min = 30"), "mac.cw_min"),
+    ("dur.toml", SMALL_TOML.replace("duration_s = 10.0", "duration_s = -1"), "duration_s"),
+    ("syntax.toml", "duration_s = 10\n[topology\n", "TOML"),
 ]
 
 

@@ -23,13 +23,13 @@ def test_parse_hops():
 
 def test_scenarios_follow_the_paper():
     sc = r1.Task("chain", 6, 4, "dsr", "tcp", 3, 200.0).scenario()
-    assert sc["topology"] == {"kind": "chain", "nodes": 7, "spacing": 200.0}
+    assert sc["topology"] == {"kind": "chain", "nodes": 7, "spacing_m": 200.0}
     assert sc["radio"]["tx_range_m"] == 250.0 and sc["radio"]["cs_range_m"] == 550.0
     assert sc["radio"]["interference_range_m"] == 550.0
     assert sc["mac"]["data_rate_mbps"] == 2.0
     assert sc["routing"] == {"protocol": "dsr", "preset": "ns2"}
     assert [(f["src"], f["dst"]) for f in sc["flows"]] == [(0, 6)] * 4
-    assert sc["duration"] == 200.0 and sc["seed"] == 3
+    assert sc["duration_s"] == 200.0 and sc["seed"] == 3
     grid = r1.Task("grid", 6, 2, "static", "tcp", 1, 120.0).scenario()
     assert grid["topology"]["rows"] == grid["topology"]["cols"] == 7
     assert [(f["src"], f["dst"]) for f in grid["flows"]] == [(21, 27)] * 2  # the middle row
@@ -44,7 +44,7 @@ def test_schemes_use_the_agreed_fields():
     ecn = r1.Task("chain", 4, 2, "dsr", "ecn", 1, 10.0).scenario()
     assert ecn["tcp"]["ecn"] is True and ecn["lred"] == {"enabled": True} and "few_alpha" not in ecn["tcp"]
     tcp = r1.Task("chain", 4, 1, "dsr", "tcp", 1, 10.0).scenario()
-    assert set(tcp["tcp"]) == {"variant", "mss"} and "lred" not in tcp
+    assert set(tcp["tcp"]) == {"variant", "mss_bytes"} and "lred" not in tcp
 
 
 def test_plan_counts_and_durations():

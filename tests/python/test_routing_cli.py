@@ -42,7 +42,7 @@ def test_set_overrides_a_routing_parameter(tmp_path):
     (["routing.aodv.hello_interval_s=-1"], "routing.aodv.hello_interval_s"),
     (["routing.aodv.no_such_field=1"], "routing.aodv"),
     (["routing.dsr.salvage=true"], "routing.dsr"),
-    (["mobility.legs=[{node=9, at=1.0, to=[0.0, 0.0], speed=1.0}]"], "mobility.legs[0].node"),
+    (["mobility.legs=[{node=9, at_s=1.0, to=[0.0, 0.0], speed_mps=1.0}]"], "mobility.legs[0].node"),
 ])
 def test_bad_routing_parameters_name_the_field(sets, field):
     args = ["run", str(ROUTE_BREAK), "--no-save"]

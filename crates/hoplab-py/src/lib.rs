@@ -271,6 +271,32 @@ fn estimate_cost_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, P
     Ok(d)
 }
 
+fn parse(text: &str, fmt: &str) -> PyResult<(Scenario, Vec<String>)> {
+    if fmt == "json" { Scenario::parse_json(text) } else { Scenario::parse_toml(text) }.map_err(scenario_err)
+}
+
+/// Parse and validate a scenario ("toml" or "json") without running it;
+/// returns (name, node count, deprecation warnings). Raises ScenarioError.
+#[pyfunction]
+fn check_scenario(text: &str, fmt: &str) -> PyResult<(String, usize, Vec<String>)> {
+    let (sc, warnings) = parse(text, fmt)?;
+    Ok((sc.name.clone(), sc.node_count(), warnings))
+}
+
+/// The scenario with every default filled in and its routing preset
+/// resolved, as TOML. Raises ScenarioError.
+#[pyfunction]
+fn resolved_scenario(text: &str, fmt: &str) -> PyResult<String> {
+    let (sc, _) = parse(text, fmt)?;
+    hoplab_sim::schema::reference::resolved_toml(&sc).map_err(scenario_err)
+}
+
+/// The configuration reference as JSON: {"fields": [...], "presets": [...]}.
+#[pyfunction]
+fn schema_reference() -> String {
+    hoplab_sim::schema::reference::entries_json()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
@@ -284,5 +310,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_cost_json, m)?)?;
+    m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(resolved_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_reference, m)?)?;
     Ok(())
 }

@@ -16,6 +16,7 @@ pub mod queue;
 pub mod results;
 pub mod rng;
 pub mod scenario;
+pub mod schema;
 pub mod series;
 pub mod tcp;
 pub mod time;

@@ -28,12 +28,13 @@ fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, Sce
     Err(ScenarioError { field: field.into(), message: message.into() })
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     #[serde(default = "default_name")]
     pub name: String,
     /// Simulated seconds.
+    #[serde(rename = "duration_s")]
     pub duration: f64,
     /// Default seed; a seed given to `run` overrides it.
     #[serde(default = "default_seed")]
@@ -65,7 +66,7 @@ pub struct Scenario {
 /// an EWMA of MAC retransmissions per packet and marks CE on ECN-capable
 /// packets with a probability that rises from 0 at `min_th` to `max_p` at
 /// `max_th` (net/lred.rs documents the defaults).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Lred {
     pub enabled: bool,
@@ -92,21 +93,36 @@ fn default_seed() -> u64 {
     1
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Topology {
     /// `nodes` nodes on a line, `spacing` metres apart, node 0 at the origin.
-    Chain { nodes: u32, spacing: f64 },
+    Chain {
+        nodes: u32,
+        #[serde(rename = "spacing_m")]
+        spacing: f64,
+    },
     /// `rows` x `cols` nodes, `spacing` metres apart, row-major ids.
-    Grid { rows: u32, cols: u32, spacing: f64 },
+    Grid {
+        rows: u32,
+        cols: u32,
+        #[serde(rename = "spacing_m")]
+        spacing: f64,
+    },
     /// Uniformly random positions in a `width` x `height` rectangle, drawn
     /// from the run's seed (topology stream).
-    Random { nodes: u32, width: f64, height: f64 },
+    Random {
+        nodes: u32,
+        #[serde(rename = "width_m")]
+        width: f64,
+        #[serde(rename = "height_m")]
+        height: f64,
+    },
     /// Explicit `[x, y]` positions in metres.
     Explicit { positions: Vec<[f64; 2]> },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Propagation {
     FreeSpace,
@@ -117,11 +133,11 @@ pub enum Propagation {
 
 /// Radio and channel. Ranges may be given as power thresholds (ns-2 style) or
 /// directly as distances; a distance overrides the matching threshold.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Radio {
     pub propagation: Propagation,
-    /// Transmit power Pt in watts (ns-2 default, defaults.md).
+    /// Transmit power Pt in watts (ns-2 `Phy/WirelessPhy set Pt_ 0.28183815`).
     pub tx_power_w: f64,
     pub frequency_hz: f64,
     pub antenna_height_m: f64,
@@ -142,7 +158,9 @@ pub struct Radio {
 
 impl Default for Radio {
     fn default() -> Self {
-        // ns-2 Phy/WirelessPhy defaults (../shared/reference/defaults.md).
+        // ns-2.35 Phy/WirelessPhy defaults (tcl/lib/ns-default.tcl, with the
+        // 250 m / 550 m thresholds of ns-2's wireless examples): Pt_, freq_,
+        // Antenna/OmniAntenna Z_, L_, RXThresh_, CSThresh_, CPThresh_.
         Radio {
             propagation: Propagation::TwoRayGround,
             tx_power_w: 0.28183815,
@@ -159,21 +177,23 @@ impl Default for Radio {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preamble {
     Long,
     Short,
 }
 
-/// IEEE 802.11 DCF parameters (802.11-1999 DSSS PHY defaults, defaults.md).
-#[derive(Debug, Clone, Deserialize)]
+/// IEEE 802.11 DCF parameters (IEEE 802.11-1999 §15.3.3 DSSS PHY defaults,
+/// as ns-2's Mac/802_11 uses them).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Mac {
     pub data_rate_mbps: f64,
     pub basic_rate_mbps: f64,
     /// Frames whose MPDU is longer than this many bytes use RTS/CTS; 0 means
     /// always, a value above any frame size means never (dot11RTSThreshold).
+    #[serde(rename = "rts_threshold_bytes")]
     pub rts_threshold: u32,
     pub short_retry_limit: u32,
     pub long_retry_limit: u32,
@@ -210,7 +230,7 @@ impl Default for Mac {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingProtocol {
     /// Shortest paths from the initial topology (seed 002's "ZERO").
@@ -237,7 +257,7 @@ impl RoutingProtocol {
 /// `[routing]`: the protocol, an optional preset of its parameters, and the
 /// protocol's own table (`[routing.aodv]` ...) whose fields override the
 /// preset's.
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct Routing {
     pub protocol: RoutingProtocol,
@@ -315,7 +335,7 @@ impl Routing {
 }
 
 /// `[link]`: the layer between routing and the interface queue.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Link {
     /// ARP behaviour: "ns2" keeps one packet per unresolved address and drops
@@ -325,7 +345,7 @@ pub struct Link {
     pub arp_queue_limit: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArpKind {
     Ns2,
@@ -341,17 +361,19 @@ impl Default for Link {
 
 /// One leg of scripted movement: from time `at`, `node` moves in a straight
 /// line toward `to` at `speed` m/s and stops there.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Leg {
     pub node: u32,
+    #[serde(rename = "at_s")]
     pub at: f64,
     pub to: [f64; 2],
+    #[serde(rename = "speed_mps")]
     pub speed: f64,
 }
 
 /// `[mobility]`: scripted legs and how finely positions are updated.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Mobility {
     /// A moving node's position is updated every time it has moved this far.
@@ -365,7 +387,7 @@ impl Default for Mobility {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TcpVariant {
     /// ns-2's `Agent/TCP`: fast retransmit, then slow start; no fast recovery.
@@ -379,7 +401,7 @@ pub enum TcpVariant {
 }
 
 /// When the receiver ACKs (`tcp::ack_policy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TcpReceiver {
     /// ns-2 `DelAck`: every second segment, or a 100 ms timer.
@@ -391,7 +413,7 @@ pub enum TcpReceiver {
 }
 
 /// How `max_cwnd` is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WindowClamp {
     /// A cap on the sender's cwnd (ns-2 `maxcwnd_`/`window_`; seed 004, seed 000's ns-2 runs).
@@ -402,11 +424,12 @@ pub enum WindowClamp {
 
 /// TCP parameters; every field optional so that flows can override the
 /// scenario-wide `[tcp]` table field by field.
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpParams {
     pub variant: Option<TcpVariant>,
     /// Segment payload in bytes.
+    #[serde(rename = "mss_bytes")]
     pub mss: Option<u32>,
     /// Window clamp in segments (seeds 000, 004: "max cwnd"); 0 = unclamped.
     pub max_cwnd: Option<u32>,
@@ -414,13 +437,18 @@ pub struct TcpParams {
     /// without window scaling, RFC 793 / RFC 7323 §2). The sender never has
     /// more than floor(receive_window / mss) segments outstanding (44 of
     /// 1460 B), clamped or not.
+    #[serde(rename = "receive_window_bytes")]
     pub receive_window: Option<u32>,
     pub initial_cwnd: Option<u32>,
     pub delayed_ack: Option<bool>,
     /// Delayed-ACK timer in seconds (ns-2 DelAck: 0.1).
+    #[serde(rename = "delack_timeout_s")]
     pub delack_timeout: Option<f64>,
+    #[serde(rename = "min_rto_s")]
     pub min_rto: Option<f64>,
+    #[serde(rename = "initial_rto_s")]
     pub initial_rto: Option<f64>,
+    #[serde(rename = "max_rto_s")]
     pub max_rto: Option<f64>,
     /// Vegas α, β, γ in segments (ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`:
     /// 1, 3, 1): below α extra segments queued the window grows, above β it
@@ -448,6 +476,7 @@ pub struct TcpParams {
     /// (default false).
     pub adtcp: Option<bool>,
     /// Seconds between probes in ELFN standby and ADTCP disconnection (default 2).
+    #[serde(rename = "probe_interval_s")]
     pub probe_interval: Option<f64>,
 }
 
@@ -481,7 +510,7 @@ impl TcpParams {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FlowKind {
     /// FTP over TCP: infinite, or `bytes` long.
@@ -490,29 +519,31 @@ pub enum FlowKind {
     Cbr,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Flow {
     pub kind: FlowKind,
     pub src: u32,
     pub dst: u32,
     /// Start time in seconds (default 0).
-    #[serde(default)]
+    #[serde(default, rename = "start_s")]
     pub start: f64,
     /// Stop time in seconds (default: end of the run).
+    #[serde(rename = "stop_s")]
     pub stop: Option<f64>,
     /// FTP: bytes to transfer (default: infinite).
     pub bytes: Option<u64>,
     /// CBR: rate in kbit/s of UDP payload.
     pub rate_kbps: Option<f64>,
     /// CBR: UDP payload bytes per packet (default 512).
+    #[serde(rename = "packet_size_bytes")]
     pub packet_size: Option<u32>,
     /// FTP: TCP parameters overriding the scenario's `[tcp]`.
     #[serde(default)]
     pub tcp: TcpParams,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Output {
     /// Record cwnd/ssthresh/srtt/rto time series.
@@ -570,21 +601,44 @@ impl Output {
 
 impl Scenario {
     pub fn from_toml_str(s: &str) -> Result<Scenario, ScenarioError> {
-        let de = toml::de::Deserializer::parse(s).map_err(|e| ScenarioError {
-            field: String::new(),
-            message: format!("invalid TOML: {}", e.to_string().trim_end()),
-        })?;
-        Self::checked(serde_path_to_error::deserialize(de).map_err(|e| {
-            let msg = e.inner().message().to_string();
-            let span = e.inner().span().map(|r| line_of(s, r.start)).map_or(String::new(), |l| format!(" (line {l})"));
-            path_error(e.path(), format!("{msg}{span}"))
-        })?)
+        Self::parse_toml(s).map(|(sc, _)| sc)
     }
 
     /// The same structure as JSON (what the Python layer sends for a dict).
     pub fn from_json_str(s: &str) -> Result<Scenario, ScenarioError> {
-        let mut de = serde_json::Deserializer::from_str(s);
-        Self::checked(serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(e.path(), e.inner().to_string()))?)
+        Self::parse_json(s).map(|(sc, _)| sc)
+    }
+
+    /// Parse and validate TOML; also return one deprecation warning per old
+    /// key name used (`duration is deprecated, use duration_s`).
+    pub fn parse_toml(s: &str) -> Result<(Scenario, Vec<String>), ScenarioError> {
+        let syntax = |e: toml::de::Error| ScenarioError { field: String::new(), message: format!("invalid TOML: {}", e.to_string().trim_end()) };
+        let de = toml::de::Deserializer::parse(s).map_err(syntax)?;
+        let mut tree = toml::Value::Table(s.parse::<toml::Table>().map_err(syntax)?);
+        let warnings = crate::schema::rename::upgrade(&mut tree)?;
+        let sc = if warnings.is_empty() {
+            // Deserialise the text itself so that errors can give a line.
+            serde_path_to_error::deserialize(de).map_err(|e| {
+                let msg = e.inner().message().to_string();
+                let span = e.inner().span().map(|r| line_of(s, r.start)).map_or(String::new(), |l| format!(" (line {l})"));
+                path_error(e.path(), format!("{msg}{span}"))
+            })?
+        } else {
+            serde_path_to_error::deserialize(tree).map_err(|e| path_error(e.path(), e.inner().message().to_string()))?
+        };
+        Ok((Self::checked(sc)?, warnings))
+    }
+
+    /// Parse and validate JSON; warnings as for `parse_toml`.
+    pub fn parse_json(s: &str) -> Result<(Scenario, Vec<String>), ScenarioError> {
+        let mut tree: serde_json::Value =
+            serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        if !tree.is_object() {
+            return err("", "a scenario is a JSON object ({\"duration_s\": ..., \"topology\": {...}})");
+        }
+        let warnings = crate::schema::rename::upgrade(&mut tree)?;
+        let sc = serde_path_to_error::deserialize(tree).map_err(|e| path_error(e.path(), e.inner().to_string()))?;
+        Ok((Self::checked(sc)?, warnings))
     }
 
     fn checked(sc: Scenario) -> Result<Scenario, ScenarioError> {
@@ -601,36 +655,13 @@ impl Scenario {
     }
 
     /// Check every value that parsing alone cannot; the first problem found
-    /// is returned.
+    /// is returned. Every number is first checked against its documented
+    /// range (crate::schema::fields), then the rules between fields.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        positive("duration", self.duration)?;
-        if self.duration > 1e7 {
-            return err("duration", format!("{} s is longer than the supported 1e7 s", self.duration));
-        }
-        match &self.topology {
-            Topology::Chain { nodes, spacing } => {
-                at_least("topology.nodes", *nodes as f64, 1.0)?;
-                positive("topology.spacing", *spacing)?;
-            }
-            Topology::Grid { rows, cols, spacing } => {
-                at_least("topology.rows", *rows as f64, 1.0)?;
-                at_least("topology.cols", *cols as f64, 1.0)?;
-                positive("topology.spacing", *spacing)?;
-            }
-            Topology::Random { nodes, width, height } => {
-                at_least("topology.nodes", *nodes as f64, 1.0)?;
-                positive("topology.width", *width)?;
-                positive("topology.height", *height)?;
-            }
-            Topology::Explicit { positions } => {
-                if positions.is_empty() {
-                    return err("topology.positions", "needs at least one [x, y] position");
-                }
-                for (i, p) in positions.iter().enumerate() {
-                    if !p[0].is_finite() || !p[1].is_finite() {
-                        return err(format!("topology.positions[{i}]"), "coordinates must be finite numbers");
-                    }
-                }
+        self.validate_ranges()?;
+        if let Topology::Explicit { positions } = &self.topology {
+            if positions.is_empty() {
+                return err("topology.positions", "needs at least one [x, y] position");
             }
         }
         let n = self.node_count();
@@ -640,55 +671,62 @@ impl Scenario {
         self.validate_radio()?;
         self.validate_mac()?;
         self.routing.resolve()?;
-        at_least("link.arp_queue_limit", self.link.arp_queue_limit as f64, 1.0)?;
         self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
         self.validate_lred()?;
         self.output.validate()?;
         for (i, f) in self.flows.iter().enumerate() {
-            let p = format!("flows[{i}]");
-            for (name, node) in [("src", f.src), ("dst", f.dst)] {
-                if node as usize >= n {
-                    return err(format!("{p}.{name}"), format!("node {node} does not exist (the topology has {n} nodes, 0..{})", n - 1));
+            self.validate_flow(&format!("flows[{i}]"), f, n)?;
+        }
+        Ok(())
+    }
+
+    /// The table-driven range walk over the serialised scenario.
+    fn validate_ranges(&self) -> Result<(), ScenarioError> {
+        // TOML integers are i64: the seed has no range, and a byte count
+        // this large is out of range anyway.
+        let mut sc = self.clone();
+        sc.seed = 0;
+        for f in &mut sc.flows {
+            f.bytes = f.bytes.map(|b| b.min(i64::MAX as u64));
+        }
+        let tree = toml::Value::try_from(&sc).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        crate::schema::ranges::check("", &tree)
+    }
+
+    fn validate_flow(&self, p: &str, f: &Flow, n: usize) -> Result<(), ScenarioError> {
+        for (name, node) in [("src", f.src), ("dst", f.dst)] {
+            if node as usize >= n {
+                return err(format!("{p}.{name}"), format!("node {node} does not exist (the topology has {n} nodes, 0..{})", n - 1));
+            }
+        }
+        if f.src == f.dst {
+            return err(format!("{p}.dst"), "must differ from src");
+        }
+        if f.start >= self.duration {
+            return err(format!("{p}.start_s"), format!("{} s is not before the end of the run ({} s)", f.start, self.duration));
+        }
+        if let Some(stop) = f.stop {
+            if stop <= f.start {
+                return err(format!("{p}.stop_s"), format!("{stop} s must be after start_s ({} s)", f.start));
+            }
+        }
+        match f.kind {
+            FlowKind::Ftp => {
+                if f.rate_kbps.is_some() || f.packet_size.is_some() {
+                    return err(p, "rate_kbps and packet_size_bytes apply to cbr flows, not ftp");
                 }
+                validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_windows(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
             }
-            if f.src == f.dst {
-                return err(format!("{p}.dst"), "must differ from src");
-            }
-            non_negative(&format!("{p}.start"), f.start)?;
-            if f.start >= self.duration {
-                return err(format!("{p}.start"), format!("{} s is not before the end of the run ({} s)", f.start, self.duration));
-            }
-            if let Some(stop) = f.stop {
-                if !stop.is_finite() || stop <= f.start {
-                    return err(format!("{p}.stop"), format!("{stop} s must be after start ({} s)", f.start));
+            FlowKind::Cbr => {
+                if f.rate_kbps.is_none() {
+                    return err(format!("{p}.rate_kbps"), "a cbr flow needs a rate in kbit/s");
                 }
-            }
-            match f.kind {
-                FlowKind::Ftp => {
-                    if f.rate_kbps.is_some() || f.packet_size.is_some() {
-                        return err(format!("{p}"), "rate_kbps and packet_size apply to cbr flows, not ftp");
-                    }
-                    if f.bytes == Some(0) {
-                        return err(format!("{p}.bytes"), "must be at least 1 byte");
-                    }
-                    validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
-                    validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
-                    validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
-                }
-                FlowKind::Cbr => {
-                    let Some(rate) = f.rate_kbps else {
-                        return err(format!("{p}.rate_kbps"), "a cbr flow needs a rate in kbit/s");
-                    };
-                    positive(&format!("{p}.rate_kbps"), rate)?;
-                    if let Some(ps) = f.packet_size {
-                        if ps == 0 || ps > 65_507 {
-                            return err(format!("{p}.packet_size"), format!("{ps} bytes is outside 1..=65507 (the UDP maximum)"));
-                        }
-                    }
-                    if f.bytes.is_some() {
-                        return err(format!("{p}.bytes"), "applies to ftp flows, not cbr");
-                    }
+                if f.bytes.is_some() {
+                    return err(format!("{p}.bytes"), "applies to ftp flows, not cbr");
                 }
             }
         }
@@ -696,21 +734,14 @@ impl Scenario {
     }
 
     fn validate_mobility(&self, n: usize) -> Result<(), ScenarioError> {
-        let m = &self.mobility;
-        positive("mobility.step_m", m.step_m)?;
         let mut last_at: Vec<f64> = vec![f64::NEG_INFINITY; n];
-        for (i, l) in m.legs.iter().enumerate() {
+        for (i, l) in self.mobility.legs.iter().enumerate() {
             let p = format!("mobility.legs[{i}]");
             if l.node as usize >= n {
                 return err(format!("{p}.node"), format!("node {} does not exist (the topology has {n} nodes)", l.node));
             }
-            non_negative(&format!("{p}.at"), l.at)?;
-            positive(&format!("{p}.speed"), l.speed)?;
-            if !l.to[0].is_finite() || !l.to[1].is_finite() {
-                return err(format!("{p}.to"), "coordinates must be finite numbers");
-            }
             if l.at < last_at[l.node as usize] {
-                return err(format!("{p}.at"), format!("legs of node {} must be listed in time order", l.node));
+                return err(format!("{p}.at_s"), format!("legs of node {} must be listed in time order", l.node));
             }
             last_at[l.node as usize] = l.at;
         }
@@ -719,35 +750,14 @@ impl Scenario {
 
     fn validate_lred(&self) -> Result<(), ScenarioError> {
         let l = &self.lred;
-        non_negative("lred.min_th", l.min_th)?;
-        if !l.max_th.is_finite() || l.max_th <= l.min_th {
+        if l.max_th <= l.min_th {
             return err("lred.max_th", format!("{} must be above min_th ({})", l.max_th, l.min_th));
-        }
-        if !(l.max_p > 0.0 && l.max_p <= 1.0) {
-            return err("lred.max_p", format!("{} is outside (0, 1]", l.max_p));
-        }
-        if !(l.weight > 0.0 && l.weight <= 1.0) {
-            return err("lred.weight", format!("{} is outside (0, 1]", l.weight));
         }
         Ok(())
     }
 
     fn validate_radio(&self) -> Result<(), ScenarioError> {
         let r = &self.radio;
-        positive("radio.tx_power_w", r.tx_power_w)?;
-        positive("radio.frequency_hz", r.frequency_hz)?;
-        positive("radio.antenna_height_m", r.antenna_height_m)?;
-        positive("radio.system_loss", r.system_loss)?;
-        positive("radio.rx_threshold_w", r.rx_threshold_w)?;
-        positive("radio.cs_threshold_w", r.cs_threshold_w)?;
-        if !r.capture_threshold_db.is_finite() {
-            return err("radio.capture_threshold_db", "must be a finite number of dB");
-        }
-        for (name, v) in [("radio.tx_range_m", r.tx_range_m), ("radio.cs_range_m", r.cs_range_m), ("radio.interference_range_m", r.interference_range_m)] {
-            if let Some(v) = v {
-                positive(name, v)?;
-            }
-        }
         if let (Some(t), Some(c)) = (r.tx_range_m, r.cs_range_m) {
             if c < t {
                 return err("radio.cs_range_m", format!("{c} m is less than tx_range_m ({t} m): a node must sense what it can decode"));
@@ -764,89 +774,55 @@ impl Scenario {
 
     fn validate_mac(&self) -> Result<(), ScenarioError> {
         let m = &self.mac;
-        positive("mac.data_rate_mbps", m.data_rate_mbps)?;
-        positive("mac.basic_rate_mbps", m.basic_rate_mbps)?;
-        for (name, v) in [("mac.data_rate_mbps", m.data_rate_mbps), ("mac.basic_rate_mbps", m.basic_rate_mbps)] {
-            if v > 10_000.0 {
-                return err(name, format!("{v} Mbit/s is beyond any 802.11 PHY"));
-            }
-        }
-        at_least("mac.short_retry_limit", m.short_retry_limit as f64, 1.0)?;
-        at_least("mac.long_retry_limit", m.long_retry_limit as f64, 1.0)?;
-        at_least("mac.slot_us", m.slot_us as f64, 1.0)?;
-        at_least("mac.sifs_us", m.sifs_us as f64, 1.0)?;
-        at_least("mac.queue_limit", m.queue_limit as f64, 1.0)?;
         if !(m.cw_min + 1).is_power_of_two() {
             return err("mac.cw_min", format!("{} is not 2^k - 1 (802.11 §9.2.4)", m.cw_min));
         }
         if !(m.cw_max + 1).is_power_of_two() || m.cw_max < m.cw_min {
             return err("mac.cw_max", format!("{} must be 2^k - 1 and at least cw_min ({})", m.cw_max, m.cw_min));
         }
-        if m.cw_max > 65_535 {
-            return err("mac.cw_max", format!("{} is above 65535", m.cw_max));
-        }
         Ok(())
     }
 }
 
+/// Rules between the fields of one `[tcp]` table (ranges are checked by
+/// the table walk).
 fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
-    if let Some(mss) = t.mss {
-        if !(1..=65_495).contains(&mss) {
-            return err(format!("{p}.mss"), format!("{mss} bytes is outside 1..=65495"));
-        }
-    }
-    if let Some(w) = t.receive_window {
-        let mss = t.mss.unwrap_or(crate::tcp::TcpConfig::default().mss);
-        if w < mss {
-            return err(format!("{p}.receive_window"), format!("{w} bytes is less than one segment (mss = {mss} bytes)"));
-        }
-        // RFC 7323 §2.3: the largest window that can be advertised.
-        if w as u64 > crate::tcp::MAX_WINDOW_BYTES {
-            return err(format!("{p}.receive_window"), format!("{w} bytes is above 65535 << 14 (RFC 7323 §2.3)"));
-        }
-    }
+    validate_windows(p, t)?;
     validate_receiver(p, t)?;
-    if t.initial_cwnd == Some(0) {
-        return err(format!("{p}.initial_cwnd"), "must be at least 1 segment");
-    }
-    for (name, v) in [("delack_timeout", t.delack_timeout), ("min_rto", t.min_rto), ("initial_rto", t.initial_rto), ("max_rto", t.max_rto)] {
-        if let Some(v) = v {
-            positive(&format!("{p}.{name}"), v)?;
-        }
-    }
-    if let Some(a) = t.few_alpha {
-        if !(a > 0.0 && a <= 1.0) {
-            return err(format!("{p}.few_alpha"), format!("{a} is outside (0, 1] (seed 001 Eq. 9)"));
-        }
-    }
-    if let Some(w) = t.few_w_min {
-        if !(w > 0.0 && w <= 1.0) {
-            return err(format!("{p}.few_w_min"), format!("{w} segments is outside (0, 1]"));
-        }
-    }
-    if let Some(v) = t.few_ssthresh_min {
-        if !(v > 0.0 && v < 1.0) {
-            return err(format!("{p}.few_ssthresh_min"), format!("{v} segments is outside (0, 1) (seed 001 §4)"));
-        }
-    }
     if let (Some(lo), Some(hi)) = (t.min_rto, t.max_rto) {
         if hi < lo {
-            return err(format!("{p}.max_rto"), format!("{hi} s is below min_rto ({lo} s)"));
+            return err(format!("{p}.max_rto_s"), format!("{hi} s is below min_rto_s ({lo} s)"));
         }
-    }
-    if let Some(v) = t.probe_interval {
-        positive(&format!("{p}.probe_interval"), v)?;
     }
     validate_vegas(p, t)
 }
 
-/// Vegas thresholds: positive, and α <= β (unset ones take ns-2's 1, 3, 1).
-fn validate_vegas(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
-    for (name, v) in [("vegas_alpha", t.vegas_alpha), ("vegas_beta", t.vegas_beta), ("vegas_gamma", t.vegas_gamma)] {
-        if v == Some(0) {
-            return err(format!("{p}.{name}"), "must be a positive number of segments, got 0");
+/// Windows in bytes: the receive window holds a segment, and no window in
+/// segments exceeds the largest advertisable window (RFC 7323 §2.3) at this
+/// MSS. Unset fields take their defaults.
+fn validate_windows(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    let mss = t.mss.unwrap_or(crate::tcp::TcpConfig::default().mss);
+    if let Some(w) = t.receive_window {
+        if w < mss {
+            return err(format!("{p}.receive_window_bytes"), format!("{w} bytes is less than one segment (mss_bytes = {mss})"));
         }
     }
+    let max_segments = crate::tcp::MAX_WINDOW_BYTES / mss as u64;
+    for (name, v) in [("initial_cwnd", t.initial_cwnd), ("max_cwnd", t.max_cwnd)] {
+        if let Some(v) = v {
+            if v as u64 > max_segments {
+                return err(
+                    format!("{p}.{name}"),
+                    format!("{v} segments of {mss} bytes is above the largest window, 65535 << 14 bytes = {max_segments} segments (RFC 7323 §2.3)"),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Vegas thresholds: α <= β (unset ones take ns-2's 1, 3, 1).
+fn validate_vegas(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
     let v = crate::tcp::VegasParams::from_params(t);
     if v.alpha > v.beta {
         let field = if t.vegas_alpha.is_some() { "vegas_alpha" } else { "vegas_beta" };
@@ -877,23 +853,4 @@ fn path_error(path: &serde_path_to_error::Path, message: String) -> ScenarioErro
 
 fn line_of(s: &str, offset: usize) -> usize {
     s[..offset.min(s.len())].matches('\n').count() + 1
-}
-
-fn positive(field: &str, v: f64) -> Result<(), ScenarioError> {
-    if !v.is_finite() || v <= 0.0 {
-        return err(field, format!("must be a positive number, got {v}"));
-    }
-    Ok(())
-}
-fn non_negative(field: &str, v: f64) -> Result<(), ScenarioError> {
-    if !v.is_finite() || v < 0.0 {
-        return err(field, format!("must be zero or positive, got {v}"));
-    }
-    Ok(())
-}
-fn at_least(field: &str, v: f64, min: f64) -> Result<(), ScenarioError> {
-    if v < min {
-        return err(field, format!("must be at least {min}, got {v}"));
-    }
-    Ok(())
 }

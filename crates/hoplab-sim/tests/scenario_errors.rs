@@ -2,7 +2,7 @@
 
 use hoplab_sim::Scenario;
 
-const OK: &str = "duration = 10.0\n[topology]\nkind = \"chain\"\nnodes = 3\nspacing = 200.0\n\
+const OK: &str = "duration_s = 10.0\n[topology]\nkind = \"chain\"\nnodes = 3\nspacing_m = 200.0\n\
                   [[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n";
 
 fn error_of(toml: &str) -> String {
@@ -24,19 +24,19 @@ fn the_base_scenario_is_valid() {
 #[test]
 fn each_bad_value_names_its_field() {
     let cases: &[(&str, &str)] = &[
-        (&OK.replace("10.0", "-1.0"), "duration"),
+        (&OK.replace("10.0", "-1.0"), "duration_s"),
         (&OK.replace("nodes = 3", "nodes = 0"), "topology.nodes"),
-        (&OK.replace("spacing = 200.0", "spacing = 0.0"), "topology.spacing"),
+        (&OK.replace("spacing_m = 200.0", "spacing_m = 0.0"), "topology.spacing_m"),
         (&OK.replace("dst = 2", "dst = 9"), "flows[0].dst"),
         (&OK.replace("dst = 2", "dst = 0"), "flows[0].dst"),
-        (&with("start = 20.0\n"), "flows[0].start"),
-        (&with("start = 2.0\nstop = 1.0\n"), "flows[0].stop"),
+        (&with("start_s = 20.0\n"), "flows[0].start_s"),
+        (&with("start_s = 2.0\nstop_s = 1.0\n"), "flows[0].stop_s"),
         (&with("bytes = 0\n"), "flows[0].bytes"),
-        (&with("tcp = { mss = 0 }\n"), "flows[0].tcp.mss"),
-        (&with("tcp = { min_rto = 2.0, max_rto = 1.0 }\n"), "flows[0].tcp.max_rto"),
+        (&with("tcp = { mss_bytes = 0 }\n"), "flows[0].tcp.mss_bytes"),
+        (&with("tcp = { min_rto_s = 2.0, max_rto_s = 1.0 }\n"), "flows[0].tcp.max_rto_s"),
         (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\n"), "flows[1].rate_kbps"),
         (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = -5.0\n"), "flows[1].rate_kbps"),
-        (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 5.0\npacket_size = 0\n"), "flows[1].packet_size"),
+        (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 5.0\npacket_size_bytes = 0\n"), "flows[1].packet_size_bytes"),
         (&with("[mac]\ncw_min = 30\n"), "mac.cw_min"),
         (&with("[mac]\ncw_max = 15\n"), "mac.cw_max"),
         (&with("[mac]\ndata_rate_mbps = 0.0\n"), "mac.data_rate_mbps"),
@@ -46,8 +46,8 @@ fn each_bad_value_names_its_field() {
         (&with("[radio]\ntx_power_w = 0.0\n"), "radio.tx_power_w"),
         (&with("[radio]\ncs_threshold_w = 1.0\n"), "radio.cs_threshold_w"),
         (&with("[tcp]\ninitial_cwnd = 0\n"), "tcp.initial_cwnd"),
-        (&with("[tcp]\nreceive_window = 1000\n"), "tcp.receive_window"),
-        (&with("tcp = { mss = 512, receive_window = 500 }\n"), "flows[0].tcp.receive_window"),
+        (&with("[tcp]\nreceive_window_bytes = 1000\n"), "tcp.receive_window_bytes"),
+        (&with("tcp = { mss_bytes = 512, receive_window_bytes = 500 }\n"), "flows[0].tcp.receive_window_bytes"),
     ];
     for (toml, field) in cases {
         let e = error_of(toml);
@@ -57,10 +57,10 @@ fn each_bad_value_names_its_field() {
 
 #[test]
 fn parse_errors_say_what_is_wrong() {
-    assert!(error_of("duration = [").contains("invalid TOML"));
+    assert!(error_of("duration_s = [").contains("invalid TOML"));
     assert!(error_of(&with("[mac]\nbogus = 1\n")).contains("bogus"));
     assert!(error_of(&OK.replace("\"chain\"", "\"ring\"")).contains("ring"));
-    assert!(error_of("[topology]\nkind = \"chain\"\nnodes = 2\nspacing = 1.0\n").contains("duration"));
+    assert!(error_of("[topology]\nkind = \"chain\"\nnodes = 2\nspacing = 1.0\n").contains("duration_s"));
     assert!(error_of(&with("[mac]\nrts_threshold = -1\n")).contains("rts_threshold"));
 }
 

@@ -1,0 +1,311 @@
+//! The field table. Paths are dotted TOML keys; `[]` stands for any list
+//! index (`flows[].tcp.mss_bytes`), and `routing.aodv.*` are the fields of
+//! the resolved protocol configuration (preset, then the user's table).
+//! Defaults are not written here: `reference` reads them from the code.
+//!
+//! Unit suffixes: every scalar with a unit names it (`_s`, `_ms`, `_us`,
+//! `_m`, `_mps`, `_hz`, `_w`, `_db`, `_mbps`, `_kbps`, `_bytes`). Counts
+//! (segments, packets, frames, hops, retries, nodes) and ratios stay
+//! unsuffixed, with the count's unit in the `unit` column; coordinate lists
+//! (`topology.positions`, `mobility.legs[].to`) are in metres.
+
+/// A closed or half-open interval with the reason for its bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Range {
+    pub lo: f64,
+    pub lo_open: bool,
+    pub hi: f64,
+    pub hi_open: bool,
+    pub why: &'static str,
+}
+
+impl Range {
+    pub const fn closed(lo: f64, hi: f64, why: &'static str) -> Range {
+        Range { lo, lo_open: false, hi, hi_open: false, why }
+    }
+    /// (lo, hi]
+    pub const fn above(lo: f64, hi: f64, why: &'static str) -> Range {
+        Range { lo, lo_open: true, hi, hi_open: false, why }
+    }
+    /// (lo, hi)
+    pub const fn open(lo: f64, hi: f64, why: &'static str) -> Range {
+        Range { lo, lo_open: true, hi, hi_open: true, why }
+    }
+    pub fn contains(&self, v: f64) -> bool {
+        v.is_finite()
+            && (if self.lo_open { v > self.lo } else { v >= self.lo })
+            && (if self.hi_open { v < self.hi } else { v <= self.hi })
+    }
+    /// `[1e-3, 3600]`, `(0, 1]`.
+    pub fn text(&self) -> String {
+        format!(
+            "{}{}, {}{}",
+            if self.lo_open { "(" } else { "[" },
+            num(self.lo),
+            num(self.hi),
+            if self.hi_open { ")" } else { "]" }
+        )
+    }
+}
+
+/// Shortest form of a bound: 0.001, 3600, 1e-6, 1073725440.
+pub fn num(v: f64) -> String {
+    if v != 0.0 && (v.abs() < 1e-3 || (v.abs() >= 1e7 && v.fract() == 0.0 && v.abs() % 1e6 == 0.0)) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// One scenario field.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub path: &'static str,
+    /// "float", "integer", "bool", "string", or `"a" | "b"` for a choice.
+    pub ty: &'static str,
+    /// Unit of a number ("s", "m", "segments", ...); "" when none.
+    pub unit: &'static str,
+    pub range: Option<Range>,
+    /// Where the default and the range come from.
+    pub source: &'static str,
+    /// What the field does, in a line.
+    pub doc: &'static str,
+    /// The default, for fields whose default is not a value of the code's
+    /// `Default`s (required fields, "end of the run"); None: read from code.
+    pub default: Option<&'static str>,
+}
+
+const fn n(path: &'static str, ty: &'static str, unit: &'static str, range: Range, source: &'static str, doc: &'static str) -> Field {
+    Field { path, ty, unit, range: Some(range), source, doc, default: None }
+}
+const fn o(path: &'static str, ty: &'static str, source: &'static str, doc: &'static str) -> Field {
+    Field { path, ty, unit: "", range: None, source, doc, default: None }
+}
+const fn d(f: Field, default: &'static str) -> Field {
+    Field { default: Some(default), ..f }
+}
+
+// Shared ranges, each with its reason.
+const TIMER: Range = Range::closed(
+    1e-3,
+    3600.0,
+    "1 ms: a shorter protocol timer fires more often than one 802.11 exchange (~1 ms) completes, and a run would not finish; 1 h: far beyond any protocol's default",
+);
+const JITTER: Range = Range::closed(0.0, 3600.0, "0 turns it off; 1 h: far beyond any protocol's default");
+const TTL: Range = Range::closed(1.0, 255.0, "the IP TTL field has 8 bits (RFC 791)");
+const SMALL_COUNT: Range = Range::closed(0.0, 1000.0, "0 turns it off; above 1000 attempts a discovery or repair never gives up in any run");
+const POS_COUNT: Range = Range::closed(1.0, 1000.0, "at least one; 1000 is far beyond any protocol's default");
+const BUFFER: Range = Range::closed(1.0, 100_000.0, "at least one packet; 100,000 packets is beyond any implementation's buffer and bounds memory");
+const DISTANCE: Range = Range::closed(
+    0.1,
+    100_000.0,
+    "0.1 m to 100 km: beyond IEEE 802.11's coverage classes (at most 93 us of air propagation, ~28 km) with room to spare",
+);
+const COORD: Range = Range::closed(-1e6, 1e6, "within 1000 km of the origin: wider than any single ad hoc network");
+const AREA_SIDE: Range = Range::closed(0.1, 1e6, "0.1 m to 1000 km: wider than any single ad hoc network");
+const NODE_ID: Range = Range::closed(0.0, 999_999.0, "a node of the topology (at most 1,000,000 nodes)");
+const RUN_TIME: Range = Range::closed(0.0, 1e7, "within the longest supported run (1e7 s)");
+const OLSR_VTIME: Range = Range::closed(
+    0.0625,
+    3968.0,
+    "RFC 3626 §18.3: Htime/Vtime travel as an 8-bit mantissa/exponent, 1/16 s to ~3968 s",
+);
+const UNIT_FRACTION: Range = Range::closed(0.0, 1.0, "a fraction");
+const MAX_SEGMENTS: f64 = (crate::tcp::MAX_WINDOW_BYTES / MIN_MSS as u64) as f64;
+/// RFC 791: every host accepts a 68-byte datagram; 40 bytes are IP and TCP headers.
+pub const MIN_MSS: u32 = 28;
+
+const S: &str = "s";
+const SEG: &str = "segments";
+
+/// Every field of the schema, in reference order.
+pub const FIELDS: &[Field] = &[
+    // --- top level ---
+    d(o("name", "string", "our choice", "label copied into results"), "\"scenario\""),
+    o("seed", "integer", "our choice", "default seed (0..2^64-1); a seed given to run overrides it"),
+    d(n("duration_s", "float", S, Range::closed(1e-6, 1e7, "1 us (the clock resolves ns) to 1e7 s (116 days), the longest supported run"), "our choice", "simulated time"), "required"),
+    // --- topology ---
+    d(o("topology.kind", "\"chain\" | \"grid\" | \"random\" | \"explicit\"", "seeds", "node placement"), "required"),
+    d(n("topology.nodes", "integer", "nodes", Range::closed(1.0, 1e6, "at least one node; 1,000,000 is the supported maximum (memory)"), "our choice", "chain, random: number of nodes"), "required"),
+    d(n("topology.rows", "integer", "nodes", Range::closed(1.0, 1e6, "at least one row; rows x cols <= 1,000,000"), "our choice", "grid: rows"), "required"),
+    d(n("topology.cols", "integer", "nodes", Range::closed(1.0, 1e6, "at least one column; rows x cols <= 1,000,000"), "our choice", "grid: columns"), "required"),
+    d(n("topology.spacing_m", "float", "m", Range::closed(0.01, 1e5, "1 cm to 100 km between neighbours (see radio.tx_range_m)"), "seeds", "chain, grid: distance between neighbours"), "required"),
+    d(n("topology.width_m", "float", "m", AREA_SIDE, "seeds", "random: area width"), "required"),
+    d(n("topology.height_m", "float", "m", AREA_SIDE, "seeds", "random: area height"), "required"),
+    d(n("topology.positions[][]", "[[x, y], ...] floats", "m", COORD, "our choice", "explicit: node positions"), "required"),
+    // --- radio ---
+    o("radio.propagation", "\"two_ray_ground\" | \"free_space\" | \"flat\"", "ns-2 default (two_ray_ground); flat: seed 003", "propagation model"),
+    n("radio.tx_power_w", "float", "W", Range::closed(1e-6, 100.0, "1 uW to 100 W: regulatory 802.11 limits are around 1 W (4 W EIRP)"), "ns-2 Phy/WirelessPhy Pt_", "transmit power"),
+    n("radio.frequency_hz", "float", "Hz", Range::closed(5e7, 1e11, "50 MHz to 100 GHz: 802.11af TV white space (54 MHz) to 802.11ad/ay (~71 GHz)"), "ns-2 Phy/WirelessPhy freq_ (914 MHz)", "carrier frequency"),
+    n("radio.antenna_height_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km above ground"), "ns-2 Antenna/OmniAntenna Z_", "antenna height (two-ray ground)"),
+    n("radio.system_loss", "float", "ratio", Range::closed(1.0, 1e6, "ns-2 L_: 1 is no loss; below 1 would be a gain, 1e6 is 60 dB"), "ns-2 Phy/WirelessPhy L_", "system loss factor L (linear)"),
+    n("radio.rx_threshold_w", "float", "W", Range::closed(1e-15, 1.0, "-120 dBm (below the thermal noise of a 1 MHz channel) to 30 dBm"), "ns-2 RXThresh_ (250 m)", "minimum power to decode a frame"),
+    n("radio.cs_threshold_w", "float", "W", Range::closed(1e-15, 1.0, "-120 dBm (below the thermal noise of a 1 MHz channel) to 30 dBm"), "ns-2 CSThresh_ (550 m)", "minimum power to sense the medium busy"),
+    d(n("radio.tx_range_m", "float", "m", DISTANCE, "our choice", "transmission range; overrides rx_threshold_w"), "from rx_threshold_w"),
+    d(n("radio.cs_range_m", "float", "m", DISTANCE, "our choice", "carrier-sense range; overrides cs_threshold_w"), "from cs_threshold_w"),
+    d(n("radio.interference_range_m", "float", "m", DISTANCE, "our choice", "farther transmitters never corrupt a reception"), "no cutoff"),
+    n("radio.capture_threshold_db", "float", "dB", Range::closed(0.0, 100.0, "0 dB (any stronger frame survives) to 100 dB"), "ns-2 CPThresh_ (10)", "capture: signal-to-interference a frame needs"),
+    // --- mac ---
+    n("mac.data_rate_mbps", "float", "Mbit/s", Range::closed(0.1, 10_000.0, "802.11 PHY rates: 150 kbit/s (802.11ah) to ~9.6 Gbit/s (802.11ax)"), "IEEE 802.11-1999 DSSS (seed 000: 2 Mbit/s)", "rate of DATA frames"),
+    n("mac.basic_rate_mbps", "float", "Mbit/s", Range::closed(0.1, 10_000.0, "802.11 PHY rates: 150 kbit/s (802.11ah) to ~9.6 Gbit/s (802.11ax)"), "IEEE 802.11-1999 DSSS basic rate", "rate of RTS, CTS, ACK and broadcasts"),
+    n("mac.rts_threshold_bytes", "integer", "bytes", Range::closed(0.0, 65_536.0, "dot11RTSThreshold (IEEE 802.11-2012 Annex C: 0..65536); 0 = always RTS/CTS, above any frame = never"), "ns-2 RTSThreshold_ 0", "frames longer than this use RTS/CTS"),
+    n("mac.short_retry_limit", "integer", "attempts", Range::closed(1.0, 255.0, "dot11ShortRetryLimit (IEEE 802.11 MIB: 1..255)"), "IEEE 802.11-1999 (7)", "attempts of frames up to the RTS threshold"),
+    n("mac.long_retry_limit", "integer", "attempts", Range::closed(1.0, 255.0, "dot11LongRetryLimit (IEEE 802.11 MIB: 1..255)"), "IEEE 802.11-1999 (4)", "attempts of frames above the RTS threshold"),
+    n("mac.cw_min", "integer", "slots", Range::closed(1.0, 1023.0, "2^k - 1 between EDCA's smallest CWmin and aCWmax (IEEE 802.11 §9.2.4)"), "IEEE 802.11-1999 DSSS aCWmin", "minimum contention window"),
+    n("mac.cw_max", "integer", "slots", Range::closed(1.0, 65_535.0, "2^k - 1, at least cw_min; 65535 bounds the backoff"), "IEEE 802.11-1999 DSSS aCWmax", "maximum contention window"),
+    n("mac.slot_us", "integer", "us", Range::closed(1.0, 100.0, "802.11 slots are 9 us (OFDM) to 52 us (802.11ah)"), "IEEE 802.11-1999 DSSS aSlotTime", "slot time"),
+    n("mac.sifs_us", "integer", "us", Range::closed(1.0, 100.0, "802.11 SIFS is 3 us (802.11ad) to 28 us (FHSS)"), "IEEE 802.11-1999 DSSS aSIFSTime", "short interframe space"),
+    o("mac.preamble", "\"long\" | \"short\"", "IEEE 802.11-1999 DSSS (long)", "PLCP preamble"),
+    n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
+    o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
+    // --- routing ---
+    o("routing.protocol", "\"static\" | \"aodv\" | \"dsr\" | \"olsr\" | \"dsdv\"", "seed 002 (static)", "routing protocol"),
+    d(o("routing.preset", "string", "see routing.<protocol> below", "named parameter set of the protocol"), "none (the protocol's first preset)"),
+    // aodv
+    o("routing.aodv.link_detection", "\"hello\" | \"link_layer\" | \"both\"", "RFC 3561 §6.10; seed 000 §4.2", "how a broken link is noticed"),
+    n("routing.aodv.hello_interval_s", "float", S, TIMER, "RFC 3561 §10 HELLO_INTERVAL", "HELLO period"),
+    n("routing.aodv.allowed_hello_loss", "integer", "HELLOs", POS_COUNT, "RFC 3561 §10 ALLOWED_HELLO_LOSS", "HELLOs missed before a neighbour is lost"),
+    n("routing.aodv.hello_jitter_s", "float", S, JITTER, "AODV-UU hello_jitter()", "uniform jitter of each HELLO period (below hello_interval_s)"),
+    n("routing.aodv.hello_loss_slack_s", "float", S, JITTER, "AODV-UU HELLO_DELAY", "extra time before a silent neighbour is lost"),
+    o("routing.aodv.hello_always", "bool", "RFC 3561 §6.9; AODV-UU, ns-2", "send HELLOs outside active routes too"),
+    o("routing.aodv.data_counts_as_hello", "bool", "RFC 3561 §6.9; AODV-UU: no", "any packet proves the link"),
+    n("routing.aodv.active_route_timeout_s", "float", S, TIMER, "RFC 3561 §10 ACTIVE_ROUTE_TIMEOUT", "route lifetime"),
+    n("routing.aodv.delete_period_k", "integer", "", POS_COUNT, "RFC 3561 §10 K", "DELETE_PERIOD multiplier"),
+    n("routing.aodv.net_diameter", "integer", "hops", TTL, "RFC 3561 §10 NET_DIAMETER", "network diameter"),
+    n("routing.aodv.node_traversal_time_s", "float", S, TIMER, "RFC 3561 §10 NODE_TRAVERSAL_TIME", "per-hop traversal estimate"),
+    n("routing.aodv.timeout_buffer", "integer", "", SMALL_COUNT, "RFC 3561 §10 TIMEOUT_BUFFER", "RING_TRAVERSAL_TIME buffer"),
+    o("routing.aodv.expanding_ring", "bool", "RFC 3561 §6.4", "expanding ring search"),
+    n("routing.aodv.ttl_start", "integer", "hops", TTL, "RFC 3561 §10 TTL_START", "first RREQ TTL"),
+    n("routing.aodv.ttl_increment", "integer", "hops", TTL, "RFC 3561 §10 TTL_INCREMENT", "TTL step"),
+    n("routing.aodv.ttl_threshold", "integer", "hops", Range::closed(0.0, 255.0, "8-bit TTL; at most net_diameter"), "RFC 3561 §10 TTL_THRESHOLD", "TTL above which RREQs go NET_DIAMETER"),
+    n("routing.aodv.rreq_retries", "integer", "attempts", SMALL_COUNT, "RFC 3561 §10 RREQ_RETRIES", "extra RREQ attempts"),
+    n("routing.aodv.rerr_ratelimit", "integer", "1/s", Range::closed(0.0, 10_000.0, "RERRs per second; 10,000 is beyond any channel"), "RFC 3561 §10 RERR_RATELIMIT", "RERRs originated per second"),
+    o("routing.aodv.local_repair", "bool", "RFC 3561 §6.12", "local repair"),
+    n("routing.aodv.max_repair_ttl", "integer", "hops", TTL, "RFC 3561 §10 MAX_REPAIR_TTL", "largest local-repair TTL"),
+    n("routing.aodv.local_add_ttl", "integer", "hops", Range::closed(0.0, 255.0, "8-bit TTL"), "RFC 3561 §10 LOCAL_ADD_TTL", "local-repair TTL increment"),
+    o("routing.aodv.gratuitous_rrep", "bool", "RFC 3561 §6.6.3", "set the G flag"),
+    o("routing.aodv.destination_only", "bool", "RFC 3561 §5.1", "set the D flag"),
+    o("routing.aodv.blacklist", "bool", "RFC 3561 §6.8", "blacklist unidirectional links"),
+    n("routing.aodv.buffer_packets", "integer", "packets", BUFFER, "ns-2 AODV_RTQ_MAX_LEN", "packets waiting for routes"),
+    n("routing.aodv.buffer_timeout_s", "float", S, TIMER, "ns-2 AODV_RTQ_TIMEOUT", "longest wait for a route"),
+    n("routing.aodv.broadcast_jitter_s", "float", S, JITTER, "ns-2, AODV-UU (10 ms)", "broadcast jitter"),
+    // dsr
+    o("routing.dsr.promiscuous", "bool", "RFC 4728 §3.4; ns-2 CMU DSR", "pass overheard frames to DSR"),
+    o("routing.dsr.snoop_routes", "bool", "RFC 4728 §3.4.1", "cache overheard routes (needs promiscuous)"),
+    o("routing.dsr.salvage", "bool", "RFC 4728 §8.4.1", "salvage packets on a link break"),
+    n("routing.dsr.max_salvage_count", "integer", "", Range::closed(0.0, 15.0, "the Salvage field has 4 bits (RFC 4728 §6.7)"), "RFC 4728 §9 MAX_SALVAGE_COUNT", "salvages per packet"),
+    o("routing.dsr.reply_from_cache", "bool", "RFC 4728 §3.3.2", "intermediate nodes reply from cache"),
+    o("routing.dsr.gratuitous_replies", "bool", "RFC 4728 §3.4.3", "route shortening replies"),
+    n("routing.dsr.grat_reply_holdoff_s", "float", S, TIMER, "RFC 4728 §9 GratReplyHoldoff", "holdoff of shortening replies"),
+    o("routing.dsr.gratuitous_errors", "bool", "RFC 4728 §3.4.2", "piggyback the last Route Error"),
+    o("routing.dsr.maintenance", "\"link_layer\" | \"passive\" | \"network\"", "RFC 4728 §8.3; seeds 002, 003", "route maintenance"),
+    n("routing.dsr.send_buffer_s", "float", S, TIMER, "RFC 4728 §9 SendBufferTimeout", "longest wait for a route"),
+    n("routing.dsr.send_buffer_packets", "integer", "packets", BUFFER, "ns-2 CMU DSR (64)", "send buffer capacity"),
+    o("routing.dsr.nonprop_requests", "bool", "RFC 4728 §3.3.3", "non-propagating request first"),
+    o("routing.dsr.request_backoff", "\"rfc4728\" | \"ns2\"", "RFC 4728 §8.2.1; ns-2 dsragent.cc", "spacing of repeated requests"),
+    o("routing.dsr.cache_delivered_routes", "bool", "RFC 4728 §8.1.4; ns-2: no", "cache routes of delivered packets"),
+    n("routing.dsr.nonprop_request_timeout_s", "float", S, TIMER, "RFC 4728 §9 NonpropRequestTimeout", "wait after a non-propagating request"),
+    n("routing.dsr.request_period_s", "float", S, TIMER, "RFC 4728 §9 RequestPeriod", "first wait for a reply"),
+    n("routing.dsr.max_request_period_s", "float", S, TIMER, "RFC 4728 §9 MaxRequestPeriod", "cap of the back-off (at least request_period_s)"),
+    n("routing.dsr.max_request_rexmt", "integer", "attempts", SMALL_COUNT, "RFC 4728 §9 MaxRequestRexmt", "propagating requests per discovery"),
+    n("routing.dsr.discovery_hop_limit", "integer", "hops", TTL, "RFC 4728 §9 DiscoveryHopLimit", "TTL of a propagating request"),
+    n("routing.dsr.request_table_size", "integer", "initiators", BUFFER, "RFC 4728 §9 RequestTableSize", "initiators remembered"),
+    n("routing.dsr.request_table_ids", "integer", "ids", BUFFER, "RFC 4728 §9 RequestTableIds", "request ids per initiator"),
+    n("routing.dsr.broadcast_jitter_s", "float", S, JITTER, "RFC 4728 §9 BroadcastJitter", "rebroadcast jitter"),
+    n("routing.dsr.route_cache_timeout_s", "float", S, TIMER, "RFC 4728 §9 RouteCacheTimeout", "lifetime of an unused cached link"),
+    n("routing.dsr.route_cache_paths", "integer", "paths", BUFFER, "ns-2 CMU DSR (30 + 34)", "route cache capacity"),
+    n("routing.dsr.maint_holdoff_s", "float", S, JITTER, "RFC 4728 §9 MaintHoldoffTime", "recently confirmed links need no ACK"),
+    n("routing.dsr.max_maint_rexmt", "integer", "attempts", SMALL_COUNT, "RFC 4728 §9 MaxMaintRexmt", "retransmissions before a link is broken"),
+    n("routing.dsr.try_passive_acks", "integer", "attempts", SMALL_COUNT, "RFC 4728 §9 TryPassiveAcks", "tries waiting for a passive ACK"),
+    n("routing.dsr.passive_ack_timeout_s", "float", S, TIMER, "RFC 4728 §9 PassiveAckTimeout", "wait for a passive ACK"),
+    n("routing.dsr.ack_timeout_s", "float", S, TIMER, "our choice (RFC 4728 §8.3.3 leaves it adaptive)", "wait for a network-layer ACK"),
+    // olsr
+    n("routing.olsr.hello_interval_s", "float", S, OLSR_VTIME, "RFC 3626 §18.2 HELLO_INTERVAL", "HELLO period"),
+    n("routing.olsr.refresh_interval_s", "float", S, OLSR_VTIME, "RFC 3626 §18.2 REFRESH_INTERVAL", "neighbour refresh (>= hello_interval_s)"),
+    n("routing.olsr.tc_interval_s", "float", S, OLSR_VTIME, "RFC 3626 §18.2 TC_INTERVAL", "TC period"),
+    n("routing.olsr.neighb_hold_time_s", "float", S, OLSR_VTIME, "RFC 3626 §18.3 NEIGHB_HOLD_TIME", "Vtime of HELLOs"),
+    n("routing.olsr.top_hold_time_s", "float", S, OLSR_VTIME, "RFC 3626 §18.3 TOP_HOLD_TIME", "Vtime of TCs"),
+    n("routing.olsr.dup_hold_time_s", "float", S, TIMER, "RFC 3626 §18.3 DUP_HOLD_TIME", "duplicate set lifetime"),
+    n("routing.olsr.max_jitter_s", "float", S, JITTER, "RFC 3626 §18.9 MAXJITTER", "emission jitter (below the intervals)"),
+    n("routing.olsr.willingness", "integer", "", Range::closed(0.0, 7.0, "RFC 3626 §18.8: WILL_NEVER 0 to WILL_ALWAYS 7"), "RFC 3626 §18.8 WILL_DEFAULT", "willingness to forward"),
+    n("routing.olsr.mpr_coverage", "integer", "MPRs", POS_COUNT, "RFC 3626 §16.1 MPR_COVERAGE", "MPRs per two-hop neighbour"),
+    n("routing.olsr.tc_redundancy", "integer", "", Range::closed(0.0, 2.0, "RFC 3626 §15.1: 0, 1 or 2"), "RFC 3626 §15.1 TC_REDUNDANCY", "what TCs advertise"),
+    o("routing.olsr.hysteresis", "bool", "RFC 3626 §14", "link hysteresis"),
+    n("routing.olsr.hyst_threshold_high", "float", "", UNIT_FRACTION, "RFC 3626 §18.7 HYST_THRESHOLD_HIGH", "link quality to establish"),
+    n("routing.olsr.hyst_threshold_low", "float", "", UNIT_FRACTION, "RFC 3626 §18.7 HYST_THRESHOLD_LOW", "link quality to drop (<= high)"),
+    n("routing.olsr.hyst_scaling", "float", "", Range::above(0.0, 1.0, "RFC 3626 §14.3: a weight in (0, 1]"), "RFC 3626 §18.7 HYST_SCALING", "link quality EWMA weight"),
+    o("routing.olsr.immediate_tc", "bool", "RFC 3626 §9.3; seed 003 Table 4", "send a TC on every change"),
+    o("routing.olsr.link_layer_feedback", "bool", "RFC 3626 §13", "MAC failures mark the link lost"),
+    // dsdv
+    n("routing.dsdv.periodic_update_s", "float", S, TIMER, "ns-2 perup_", "mean spacing of full dumps"),
+    n("routing.dsdv.min_update_periods", "integer", "periods", POS_COUNT, "ns-2 min_update_periods_", "silent periods before routes break"),
+    o("routing.dsdv.use_settling", "bool", "Perkins & Bhagwat §III-E; ns-2", "weighted settling time"),
+    n("routing.dsdv.settling_initial_s", "float", S, JITTER, "ns-2 wst0_", "initial settling time"),
+    n("routing.dsdv.settling_alpha", "float", "", UNIT_FRACTION, "ns-2 alpha_", "weight of the past in the settling average"),
+    o("routing.dsdv.triggered_updates", "bool", "ns-2", "incremental updates on metric changes"),
+    o("routing.dsdv.trigger_on_new_seqno", "bool", "ns-2 TRIGGER_UPDATE_ON_FRESH_SEQNUM", "also trigger on a fresh sequence number"),
+    n("routing.dsdv.min_triggered_interval_s", "float", S, JITTER, "ns-2 DSDV_MIN_TUP_PERIOD", "minimum spacing of triggered updates"),
+    o("routing.dsdv.jitter", "bool", "ns-2 be_random_", "randomise timers"),
+    n("routing.dsdv.startup_jitter_s", "float", S, JITTER, "ns-2 DSDV_STARTUP_JITTER", "first dump jitter"),
+    n("routing.dsdv.broadcast_jitter_s", "float", S, JITTER, "ns-2 DSDV_BROADCAST_JITTER", "update jitter"),
+    o("routing.dsdv.use_mac", "bool", "ns-2 use_mac_", "link-layer feedback breaks routes"),
+    n("routing.dsdv.max_queue_len", "integer", "packets", Range::closed(0.0, 100_000.0, "0 holds nothing; 100,000 packets bounds memory"), "ns-2 MAX_QUEUE_LENGTH", "packets held per destination without a route"),
+    o("routing.dsdv.packet_format", "\"udp\" | \"ns2\"", "ns-2 dsdv.cc makeUpdate", "bytes charged per update"),
+    // --- link ---
+    o("link.arp", "\"off\" | \"ns2\" | \"queue\"", "seed 002 §8.1.2 (ns2)", "ARP behaviour"),
+    n("link.arp_queue_limit", "integer", "packets", BUFFER, "our choice", "packets held per unresolved address (arp = \"queue\")"),
+    // --- mobility ---
+    n("mobility.step_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km: finer than any radio range needs, coarser steps make movement jumps"), "our choice", "position update granularity"),
+    d(n("mobility.legs[].node", "integer", "node", NODE_ID, "our choice", "moving node"), "required"),
+    d(n("mobility.legs[].at_s", "float", S, RUN_TIME, "our choice", "start of the leg"), "required"),
+    d(n("mobility.legs[].to[]", "[x, y] floats", "m", COORD, "our choice", "destination"), "required"),
+    d(n("mobility.legs[].speed_mps", "float", "m/s", Range::closed(0.001, 1000.0, "1 mm/s to 1 km/s: from a crawl to beyond any aircraft at low altitude"), "our choice", "speed"), "required"),
+    // --- tcp (flows[].tcp has the same fields) ---
+    o("tcp.variant", "\"tahoe\" | \"reno\" | \"new_reno\" | \"sack\" | \"vegas\"", "seeds", "TCP variant"),
+    n("tcp.mss_bytes", "integer", "bytes", Range::closed(MIN_MSS as f64, 65_495.0, "RFC 791: every host accepts 68-byte datagrams (28 bytes of payload); 65495 = 65535 - 40 header bytes"), "seed 000 §3 (1460)", "segment payload"),
+    n("tcp.max_cwnd", "integer", SEG, Range::closed(0.0, MAX_SEGMENTS, "0 = unclamped; at most the RFC 7323 maximum window (65535 << 14 bytes) in segments of the smallest MSS"), "seeds 000, 004", "window clamp"),
+    n("tcp.receive_window_bytes", "integer", "bytes", Range::closed(MIN_MSS as f64, crate::tcp::MAX_WINDOW_BYTES as f64, "at least one segment; at most 65535 << 14 (RFC 7323 §2.3)"), "RFC 793 / RFC 7323 §2 (65535)", "advertised window"),
+    d(n("tcp.initial_cwnd", "integer", SEG, Range::closed(1.0, MAX_SEGMENTS, "at least one segment; at most the RFC 7323 maximum window (65535 << 14 bytes) in segments (checked against mss_bytes)"), "RFC 5681 §3.1", "initial window"), "RFC 5681 §3.1: 3 for 1460 B"),
+    o("tcp.delayed_ack", "bool", "ns-2 DelAck (seed 000 §4.1)", "false = an ACK per segment (receiver = \"every\")"),
+    n("tcp.delack_timeout_s", "float", S, Range::closed(1e-3, 0.5, "1 ms (timer granularity) to 0.5 s (RFC 1122 §4.2.3.2: an ACK MUST NOT be delayed longer)"), "ns-2 DelAck interval_", "delayed-ACK timer"),
+    n("tcp.min_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms (RFC 6298 clock granularity G used here) to 1 h"), "ns-2 minrto_ (0.2)", "lower bound of the RTO"),
+    n("tcp.initial_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms (RFC 6298 clock granularity G used here) to 1 h"), "RFC 6298 (2.1)", "RTO before the first RTT sample"),
+    n("tcp.max_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms to 1 h (RFC 6298 (2.5): a maximum of at least 60 s)"), "RFC 6298 (2.5)", "upper bound of the RTO (>= min_rto_s)"),
+    n("tcp.vegas_alpha", "integer", SEG, Range::closed(1.0, 65_535.0, "at least one segment, at most vegas_beta"), "ns-2 v_alpha_", "Vegas: grow below this many queued segments"),
+    n("tcp.vegas_beta", "integer", SEG, Range::closed(1.0, 65_535.0, "at least one segment"), "ns-2 v_beta_", "Vegas: shrink above this many queued segments"),
+    n("tcp.vegas_gamma", "integer", SEG, Range::closed(1.0, 65_535.0, "at least one segment"), "ns-2 v_gamma_", "Vegas: leave slow start above this many queued segments"),
+    o("tcp.receiver", "\"ns2\" | \"linux\" | \"every\"", "ns-2 DelAck; seed 000 (linux)", "receiver ACK policy"),
+    o("tcp.clamp", "\"sender\" | \"receiver\"", "ns-2 maxcwnd_; Linux TCP_WINDOW_CLAMP", "how max_cwnd applies"),
+    n("tcp.few_alpha", "float", "", Range::above(0.0, 1.0, "seed 001 Eq. 9: 0 < alpha <= 1 (1 = standard TCP)"), "seed 001 §4", "FeW window growth per RTT"),
+    n("tcp.few_w_min", "float", SEG, Range::above(0.0, 1.0, "seed 001 §4: a fraction of a segment"), "seed 001 §4", "FeW lower bound of cwnd"),
+    n("tcp.few_ssthresh_min", "float", SEG, Range::open(0.0, 1.0, "seed 001 §4: strictly between 0 and 1 segment"), "seed 001 §4", "FeW lower bound of ssthresh"),
+    o("tcp.ecn", "bool", "RFC 3168", "ECN-capable transport"),
+    o("tcp.elfn", "bool", "Holland & Vaidya 1999", "ELFN standby on route loss"),
+    o("tcp.adtcp", "bool", "Fu et al. 2002", "ADTCP state detection"),
+    n("tcp.probe_interval_s", "float", S, TIMER, "Holland & Vaidya 1999 (2 s)", "probe period in ELFN standby / ADTCP disconnection"),
+    // --- flows ---
+    d(o("flows[].kind", "\"ftp\" | \"cbr\"", "seeds", "FTP over TCP, or CBR over UDP"), "required"),
+    d(n("flows[].src", "integer", "node", NODE_ID, "our choice", "source node"), "required"),
+    d(n("flows[].dst", "integer", "node", NODE_ID, "our choice", "destination node (not src)"), "required"),
+    d(n("flows[].start_s", "float", S, RUN_TIME, "our choice", "start time (before the end of the run)"), "0"),
+    d(n("flows[].stop_s", "float", S, RUN_TIME, "our choice", "stop time (after start_s)"), "end of the run"),
+    d(n("flows[].bytes", "integer", "bytes", Range::closed(1.0, 1e15, "at least one byte; 1 PB"), "our choice", "ftp: bytes to transfer"), "infinite"),
+    d(n("flows[].rate_kbps", "float", "kbit/s", Range::closed(1e-3, 1e7, "1 bit/s to 10 Gbit/s: above any 802.11 PHY rate"), "our choice", "cbr: UDP payload rate"), "required for cbr"),
+    d(n("flows[].packet_size_bytes", "integer", "bytes", Range::closed(1.0, 65_507.0, "1 byte to the UDP maximum payload (65535 - 28)"), "ns-2 Application/Traffic/CBR (512)", "cbr: payload per packet"), "512"),
+    // --- output ---
+    o("output.timeseries", "bool", "our choice", "record cwnd/ssthresh/srtt/rto time series"),
+    o("output.trace", "bool", "our choice", "record the event trace"),
+    // --- lred ---
+    o("lred.enabled", "bool", "seed 001 §5.5", "link-layer ECN marking"),
+    n("lred.min_th", "float", "retries/packet", Range::closed(0.0, 255.0, "an average of retries, at most dot11 retry limits (255)"), "our choice (net/lred.rs)", "average retries where marking starts"),
+    n("lred.max_th", "float", "retries/packet", Range::above(0.0, 255.0, "above min_th, at most dot11 retry limits (255)"), "our choice (net/lred.rs)", "average retries where marking reaches max_p"),
+    n("lred.max_p", "float", "", Range::above(0.0, 1.0, "a probability"), "ns-2 RED linterm_ 10", "largest marking probability"),
+    n("lred.weight", "float", "", Range::above(0.0, 1.0, "an EWMA weight"), "our choice (net/lred.rs)", "EWMA weight of each packet"),
+];
+
+/// The field at a pattern path (`flows[].tcp.mss_bytes` is looked up as
+/// `tcp.mss_bytes`: a flow's TCP table has the scenario's fields).
+pub fn find(pattern: &str) -> Option<&'static Field> {
+    let key = pattern.strip_prefix("flows[].").filter(|k| k.starts_with("tcp.")).unwrap_or(pattern);
+    FIELDS.iter().find(|f| f.path == key)
+}
