@@ -584,19 +584,6 @@ impl Output {
             max_samples: self.timeseries_max_samples,
         })
     }
-
-    fn validate(&self) -> Result<(), ScenarioError> {
-        use crate::series::{MAX_MAX_SAMPLES, MIN_MAX_SAMPLES};
-        non_negative("output.timeseries_interval_s", self.timeseries_interval_s)?;
-        if self.timeseries_interval_s > 1e7 {
-            return err("output.timeseries_interval_s", format!("{} s is longer than the longest run (1e7 s)", self.timeseries_interval_s));
-        }
-        let m = self.timeseries_max_samples;
-        if !(MIN_MAX_SAMPLES..=MAX_MAX_SAMPLES).contains(&m) {
-            return err("output.timeseries_max_samples", format!("{m} is outside {MIN_MAX_SAMPLES}..={MAX_MAX_SAMPLES}"));
-        }
-        Ok(())
-    }
 }
 
 impl Scenario {
@@ -674,7 +661,6 @@ impl Scenario {
         self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
         self.validate_lred()?;
-        self.output.validate()?;
         for (i, f) in self.flows.iter().enumerate() {
             self.validate_flow(&format!("flows[{i}]"), f, n)?;
         }

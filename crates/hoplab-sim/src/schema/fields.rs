@@ -294,6 +294,8 @@ pub const FIELDS: &[Field] = &[
     d(n("flows[].packet_size_bytes", "integer", "bytes", Range::closed(1.0, 65_507.0, "1 byte to the UDP maximum payload (65535 - 28)"), "ns-2 Application/Traffic/CBR (512)", "cbr: payload per packet"), "512"),
     // --- output ---
     o("output.timeseries", "bool", "our choice", "record cwnd/ssthresh/srtt/rto time series"),
+    n("output.timeseries_interval_s", "float", S, Range::closed(0.0, 1e7, "0 keeps every change; at most the longest run"), "our choice (series.rs)", "keep the last change of each series per interval"),
+    n("output.timeseries_max_samples", "integer", "samples", Range::closed(16.0, 1e6, "enough for a figure; 1e6 per flow bounds memory"), "our choice (series.rs)", "cap per flow: the interval doubles and samples merge when reached"),
     o("output.trace", "bool", "our choice", "record the event trace"),
     // --- lred ---
     o("lred.enabled", "bool", "seed 001 §5.5", "link-layer ECN marking"),
