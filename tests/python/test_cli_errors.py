@@ -19,7 +19,7 @@ from hoplab.cli import cli
 
 from .conftest import ROOT, SMALL_TOML, run_module
 
-SYNTAX = SMALL_TOML.replace("duration = 10.0", "duration = ")  # line 2, column 12
+SYNTAX = SMALL_TOML.replace("duration_s = 10.0", "duration_s = ")  # line 2, column 14
 
 
 def _one_error_line(stderr: str, *names: str) -> str:
@@ -51,7 +51,7 @@ def test_toml_syntax_error_is_one_line_with_line_and_column(tmp_path, sets):
     p.write_text(SYNTAX)
     code, _, err = _invoke(str(p), "--no-save", *sets)
     assert code == 2
-    line = _one_error_line(err, f"{p}:2:12: invalid TOML: ")
+    line = _one_error_line(err, f"{p}:2:14: invalid TOML: ")
     assert "^" not in line and "|" not in line  # no caret diagram
     # the same message from the engine's parser with and without --set
     assert "string values must be quoted" in line
@@ -60,7 +60,7 @@ def test_toml_syntax_error_is_one_line_with_line_and_column(tmp_path, sets):
 def test_api_toml_syntax_error_is_one_line():
     with pytest.raises(hoplab.ScenarioError) as ei:
         hoplab.run(SYNTAX)
-    assert "\n" not in str(ei.value) and (ei.value.line, ei.value.column) == (2, 12)
+    assert "\n" not in str(ei.value) and (ei.value.line, ei.value.column) == (2, 14)
     assert ei.value.field == "" and ei.value.message.startswith("invalid TOML: ")
 
 
@@ -68,13 +68,13 @@ def test_set_a_toml_date_becomes_a_string(tmp_path):
     p = tmp_path / "s.toml"
     p.write_text(SMALL_TOML)
     r = CliRunner().invoke(cli, ["run", str(p), "--out", str(tmp_path / "o"), "--set", "name=1979-05-27",
-                                 "--set", "duration=1"])
+                                 "--set", "duration_s=1"])
     assert r.exit_code == 0, r.output
     assert '"scenario": "1979-05-27"' in (tmp_path / "o" / "info.json").read_text()
     # where no string is wanted, the error names the field
-    code, _, err = _invoke(str(p), "--no-save", "--set", "duration=1979-05-27")
+    code, _, err = _invoke(str(p), "--no-save", "--set", "duration_s=1979-05-27")
     assert code == 2
-    _one_error_line(err, str(p), "duration")
+    _one_error_line(err, str(p), "duration_s")
 
 
 def test_toml_date_in_the_file_with_set_names_the_field(tmp_path):
@@ -128,12 +128,12 @@ def test_huge_file_is_refused(tmp_path):
     _one_error_line(err, str(p), "too large")
 
 
-@pytest.mark.parametrize("value, field", [("duration=abc", "duration"), ("flows=5", "flows"),
+@pytest.mark.parametrize("value, field", [("duration_s=abc", "duration_s"), ("flows=5", "flows"),
                                           ("flows[0].dst=99", "flows[0].dst"),
                                           ("flows[0].start=true", "flows[0].start"),
                                           # topology is a tagged union: the engine names only
                                           # `topology`, the hint names the override
-                                          ("topology.spacing=[1]", "topology.spacing=[1]")])
+                                          ("topology.spacing_m=[1]", "topology.spacing_m=[1]")])
 def test_errors_after_set_name_the_field_not_a_json_column(tmp_path, value, field):
     p = tmp_path / "s.toml"
     p.write_text(SMALL_TOML)
@@ -151,7 +151,7 @@ def test_set_list_items(tmp_path):
     p = tmp_path / "s.toml"
     p.write_text(SMALL_TOML)
     r = CliRunner().invoke(cli, ["run", str(p), "--out", str(tmp_path / "o"), "--set", "flows[0].dst=1",
-                                 "--set", "duration=2"])
+                                 "--set", "duration_s=2"])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "o" / "flows.csv").read_text().splitlines()[1].split(",")[3] == "1"  # dst column
 

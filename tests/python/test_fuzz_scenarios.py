@@ -39,16 +39,16 @@ settings.load_profile("long" if LONG else "ci")
 HANG_S = 10.0
 
 BASES: list[dict] = [
-    {"name": "f-ftp", "duration": 0.5, "topology": {"kind": "chain", "nodes": 3, "spacing": 200.0},
+    {"name": "f-ftp", "duration_s": 0.5, "topology": {"kind": "chain", "nodes": 3, "spacing_m": 200.0},
      "flows": [{"kind": "ftp", "src": 0, "dst": 2}]},
-    {"name": "f-cbr", "duration": 0.5, "topology": {"kind": "grid", "rows": 2, "cols": 2, "spacing": 200.0},
+    {"name": "f-cbr", "duration_s": 0.5, "topology": {"kind": "grid", "rows": 2, "cols": 2, "spacing_m": 200.0},
      "flows": [{"kind": "cbr", "src": 0, "dst": 3, "rate_kbps": 100.0}]},
 ] + [
-    {"name": f"f-{p}", "duration": 0.5, "topology": {"kind": "random", "nodes": 6, "width": 500.0, "height": 300.0},
+    {"name": f"f-{p}", "duration_s": 0.5, "topology": {"kind": "random", "nodes": 6, "width_m": 500.0, "height_m": 300.0},
      "routing": {"protocol": p}, "flows": [{"kind": "ftp", "src": 0, "dst": 5}],
-     "mobility": {"legs": [{"node": 1, "at": 0.1, "to": [10.0, 10.0], "speed": 20.0}]}}
+     "mobility": {"legs": [{"node": 1, "at_s": 0.1, "to": [10.0, 10.0], "speed_mps": 20.0}]}}
     for p in ("aodv", "dsr", "olsr", "dsdv")
-] + [dict(sc, duration=min(sc["duration"], 0.5)) for sc in CORPUS.values()]
+] + [dict(sc, duration=min(sc["duration_s"], 0.5)) for sc in CORPUS.values()]
 
 PATHS = [
     "mac.data_rate_mbps", "mac.basic_rate_mbps", "mac.rts_threshold", "mac.short_retry_limit", "mac.cw_min",
@@ -56,15 +56,17 @@ PATHS = [
     "radio.tx_range_m", "radio.cs_range_m", "radio.interference_range_m", "radio.tx_power_w",
     "radio.rx_threshold_w", "radio.cs_threshold_w", "radio.capture_threshold_db", "radio.propagation",
     "radio.frequency_hz", "radio.antenna_height_m",
-    "tcp.mss", "tcp.max_cwnd", "tcp.receive_window", "tcp.initial_cwnd", "tcp.delack_timeout", "tcp.min_rto",
-    "tcp.initial_rto", "tcp.max_rto", "tcp.variant", "tcp.few_alpha", "tcp.vegas_alpha", "tcp.probe_interval",
+    "tcp.mss_bytes", "tcp.max_cwnd", "tcp.receive_window_bytes", "tcp.initial_cwnd", "tcp.delack_timeout_s", "tcp.min_rto_s",
+    "tcp.initial_rto_s", "tcp.max_rto_s", "tcp.variant", "tcp.few_alpha", "tcp.vegas_alpha", "tcp.probe_interval_s",
     "tcp.receiver", "tcp.ecn", "tcp.elfn", "tcp.adtcp",
-    "topology.nodes", "topology.spacing", "topology.width", "topology.rows", "topology.cols",
-    "flows.0.src", "flows.0.dst", "flows.0.start", "flows.0.stop", "flows.0.bytes", "flows.0.rate_kbps",
-    "flows.0.packet_size", "mobility.step_m", "link.arp", "link.arp_queue_limit", "lred.enabled",
-    "lred.max_p", "output.trace", "seed", "name", "duration",
+    "topology.nodes", "topology.spacing_m", "topology.width_m", "topology.rows", "topology.cols",
+    "flows.0.src", "flows.0.dst", "flows.0.start_s", "flows.0.stop_s", "flows.0.bytes", "flows.0.rate_kbps",
+    "flows.0.packet_size_bytes", "mobility.step_m", "link.arp", "link.arp_queue_limit", "lred.enabled",
+    "lred.max_p", "output.trace", "seed", "name", "duration_s",
     "routing.aodv.hello_interval_s", "routing.olsr.tc_interval_s", "routing.dsdv.periodic_update_s",
     "routing.dsr.request_period_s", "routing.aodv.active_route_timeout_s", "routing.preset",
+    # deprecated names (aliases of duration_s, tcp.mss_bytes): accepted alone, refused beside the new one
+    "duration", "tcp.mss",
 ]
 
 EXTREME = st.sampled_from([0, -1, 1, 2, 3, 7, 1e-12, 1e-9, 1e-7, 0.5, 1e3, 1e6, 1e9, 1e12, 1e300,
@@ -104,9 +106,9 @@ def scenarios(draw) -> dict:
     for _ in range(draw(st.integers(1, 4))):
         _set(sc, draw(st.sampled_from(PATHS)), draw(VALUE))
     # Bounded: never more than 1 simulated second (a long valid run is no bug).
-    d = sc.get("duration")
+    d = sc.get("duration_s")
     if isinstance(d, (int, float)) and not isinstance(d, bool) and math.isfinite(d) and d > 1.0:
-        sc["duration"] = 1.0
+        sc["duration_s"] = 1.0
     return sc
 
 
@@ -136,7 +138,7 @@ def test_generated_scenarios_fail_cleanly_or_run(sc):
         # but hoplab.run refuses non-JSON input with TypeError before the engine).
         assert not isinstance(e, hoplab.SimulationError)
         return
-    assert res.info["duration_s"] == sc["duration"]
+    assert res.info["duration_s"] == sc["duration_s"]
 
 
 OVERRIDE_KEYS = st.sampled_from(PATHS + ["flows[0].dst", "nonexistent.key", "", "tcp", "mac..x"])
@@ -156,9 +158,9 @@ def test_cli_overrides_give_one_line_or_a_run(tmp_path_factory, sets):
 
     p = tmp_path_factory.mktemp("fuzz") / "base.json"
     p.write_text(json.dumps(BASES[0]))
-    args = ["run", str(p), "--no-save", "--set", "duration=0.2"]
+    args = ["run", str(p), "--no-save", "--set", "duration_s=0.2"]
     for k, v in sets:
-        if k == "duration":
+        if k == "duration_s":
             continue
         args += ["--set", f"{k}={v}"]
     r = CliRunner().invoke(cli, args)

@@ -25,11 +25,11 @@ from .conftest import ROOT
 #: A run of ~10 minutes: long enough that only an interrupt ends it in time.
 LONG_TOML = """\
 name = "long"
-duration = 100000.0
+duration_s = 100000.0
 [topology]
 kind = "chain"
 nodes = 5
-spacing = 200.0
+spacing_m = 200.0
 [output]
 timeseries = false
 [[flows]]

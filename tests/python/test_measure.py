@@ -65,7 +65,7 @@ def test_memory_bench_scenarios_differ_only_in_the_time_series():
     on, off = bench_memory.build("chain1-36000s"), bench_memory.build("chain1-36000s-nots")
     for sc in (on, off):
         _core.validate_json(json.dumps(sc))
-    assert on["duration"] == 36_000.0 and on["topology"]["nodes"] == 2 and len(on["flows"]) == 1
+    assert on["duration_s"] == 36_000.0 and on["topology"]["nodes"] == 2 and len(on["flows"]) == 1
     assert on["output"]["timeseries"] and not off["output"]["timeseries"]
     del on["output"], off["output"], on["name"], off["name"]
     assert on == off

@@ -18,7 +18,13 @@ from .reproducers import CORPUS
 
 #: name -> the field the error names; absent: the scenario must run.
 REFUSED = {
-    "max_rto_1e-12_long": "flows[0].tcp.max_rto",
+    "data_rate_1e-7": "mac.data_rate_mbps",
+    "basic_rate_1e-7": "mac.basic_rate_mbps",
+    "initial_rto_1e-12": "tcp.initial_rto_s",
+    "max_rto_1e-12": "tcp.max_rto_s",
+    "max_rto_1e-12_long": "tcp.max_rto_s",
+    "tx_range_1e9": "radio.tx_range_m",
+    "initial_cwnd_u32_max": "tcp.initial_cwnd",
     "chain_1e6_nodes": "topology",
     "random_65535_in_500m": "topology",
     "mobility_step_1e-9": "mobility.step_m",
@@ -38,7 +44,7 @@ def test_reproducer_through_the_api(name):
         assert e.value.field == REFUSED[name]
     else:
         res = hoplab.run(sc, seed=1)
-        assert res.info["duration_s"] == sc["duration"]
+        assert res.info["duration_s"] == sc["duration_s"]
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
