@@ -42,7 +42,7 @@ echo "== hoplab --version"
 "$hl" --version
 echo "== hoplab example chain; hoplab run chain.toml --no-save (20 s)"
 "$hl" example chain >chain.toml
-"$hl" run chain.toml --no-save --set duration=20 | tail -n 3
+"$hl" run chain.toml --no-save --set duration_s=20 | tail -n 3
 if [ "$full" = 1 ]; then
     echo "== hoplab reproduce seed000 (full)"
     "$hl" reproduce seed000
