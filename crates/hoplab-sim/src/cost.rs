@@ -12,6 +12,7 @@
 //! and reproductions need (the largest, `bench` grid-7x7-olsr-120s, is
 //! ~2e7 events).
 
+use std::cmp::Ordering;
 use crate::phy::{PhyTiming, RadioParams};
 use crate::scenario::{FlowKind, RoutingConfig, Scenario, ScenarioError, Topology};
 use crate::tcp::TcpConfig;
@@ -275,8 +276,10 @@ fn largest(terms: &[Term]) -> Option<&Term> {
 pub fn check(sc: &Scenario) -> Result<(), ScenarioError> {
     let c = estimate(sc);
     let events = c.events();
-    if !(events <= MAX_EVENTS) {
-        let t = largest(&c.rates).expect("a rate above zero");
+    // NaN counts as too much: written with partial_cmp so NaN is refused.
+    if !matches!(events.partial_cmp(&MAX_EVENTS), Some(Ordering::Less | Ordering::Equal)) {
+        let fallback = Term { field: "duration_s".into(), value: events, hint: "shorten duration_s".into() };
+        let t = largest(&c.rates).unwrap_or(&fallback);
         return Err(ScenarioError {
             field: t.field.clone(),
             message: format!(
@@ -291,8 +294,9 @@ pub fn check(sc: &Scenario) -> Result<(), ScenarioError> {
         });
     }
     let mem = c.memory_bytes();
-    if !(mem <= MAX_MEMORY_BYTES) {
-        let t = largest(&c.memory).expect("memory terms");
+    if !matches!(mem.partial_cmp(&MAX_MEMORY_BYTES), Some(Ordering::Less | Ordering::Equal)) {
+        let fallback = Term { field: "topology".into(), value: mem, hint: "use fewer nodes".into() };
+        let t = largest(&c.memory).unwrap_or(&fallback);
         return Err(ScenarioError {
             field: t.field.clone(),
             message: format!("the run would need about {:.1} GB of memory (this field {:.1} GB), above the limit of {:.0} GB: {}", mem / 1e9, t.value / 1e9, MAX_MEMORY_BYTES / 1e9, t.hint),

@@ -170,7 +170,7 @@ impl World {
                 break;
             }
             popped += 1;
-            if popped % CHECK_EVERY == 0 && check.should_stop(t.as_secs_f64(), end_s, self.events) {
+            if popped.is_multiple_of(CHECK_EVERY) && check.should_stop(t.as_secs_f64(), end_s, self.events) {
                 self.now = t;
                 return Err(Cancelled { at_s: t.as_secs_f64() });
             }
