@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import click
 
 from . import _core
+from ._error_text import tidy
 from ._cli_errors import internal_error_exit, parse_scenario_text, set_hint, version_text
 from ._interrupt import InterruptibleGroup
 from ._run import read_scenario_source
@@ -51,6 +52,14 @@ def _scenario_error_text(e: BaseException, path: Path | None = None) -> str:
         parts.append(field)
     parts.append(message)
     return ": ".join(parts)
+
+
+def scenario_failure(e: BaseException, path: Path, sets: tuple[str, ...] = ()) -> HoplabError:
+    """The one-line error for a scenario the engine refused: tidied (after
+    --set the engine parsed hoplab's own JSON, whose line/column mean nothing
+    to the user) and naming the override a table-level error came from."""
+    e = tidy(e, internal_json=bool(sets))  # type: ignore[arg-type]
+    return HoplabError(_scenario_error_text(e, path) + set_hint(e, sets))
 
 
 def _os_error_text(e: OSError, path: Path) -> str:
@@ -116,7 +125,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     try:
         res = run_text(text, kind, seed, progress=display, internal_json=bool(sets))
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
+        raise scenario_failure(e, scenario, sets) from None
     finally:
         if display is not None:
             display.close()
@@ -198,7 +207,7 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     try:
         res = run_text(json.dumps(data), "json", seed, internal_json=True)
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, scenario) + set_hint(e, sets)) from None
+        raise scenario_failure(e, scenario, sets) from None
     lo, hi = tl.window(data)
     lo = lo if t_from is None else t_from
     hi = hi if t_to is None else t_to

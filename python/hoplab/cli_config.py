@@ -92,13 +92,13 @@ def _load(path: Path, sets: tuple[str, ...]) -> tuple[str, str]:
     return _with_overrides(path, *_read(path), sets)
 
 
-def _check(path: Path, text_: str, fmt: str) -> tuple[str, int]:
-    from .cli import HoplabError, _scenario_error_text
+def _check(path: Path, text_: str, fmt: str, sets: tuple[str, ...]) -> tuple[str, int]:
+    from .cli import scenario_failure
 
     try:
         return _deprecation.check(text_, fmt)
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, path)) from None
+        raise scenario_failure(e, path, sets) from None
 
 
 @click.command("validate")
@@ -107,7 +107,7 @@ def _check(path: Path, text_: str, fmt: str) -> tuple[str, int]:
 def validate_cmd(scenario: Path, sets: tuple[str, ...]) -> None:
     """Check a scenario file without running it: `OK` with its name and node
     count (exit 0), or the one-line error (exit 2)."""
-    name, nodes = _check(scenario, *_load(scenario, sets))
+    name, nodes = _check(scenario, *_load(scenario, sets), sets)
     click.echo(f"{scenario}: OK: {name}, {nodes} node{'s' if nodes != 1 else ''}")
 
 
@@ -121,14 +121,14 @@ def config_cmd(resolved: Path | None, sets: tuple[str, ...], as_markdown: bool) 
     if resolved is None:
         click.echo(markdown() if as_markdown else text(), nl=not as_markdown)
         return
-    from .cli import HoplabError, _scenario_error_text
+    from .cli import scenario_failure
 
     text_, fmt = _load(resolved, sets)
-    _check(resolved, text_, fmt)
+    _check(resolved, text_, fmt, sets)
     try:
         click.echo(_core.resolved_scenario(text_, fmt), nl=False)
     except _core.ScenarioError as e:
-        raise HoplabError(_scenario_error_text(e, resolved)) from None
+        raise scenario_failure(e, resolved, sets) from None
 
 
 def register(group: click.Group) -> None:

@@ -240,7 +240,7 @@ class Result:
             try:
                 import pyarrow  # noqa: F401
             except ImportError as e:  # pragma: no cover - depends on the environment
-                raise ImportError("format='parquet' needs pyarrow: pip install 'hoplab[parquet]'") from e
+                raise ImportError("format='parquet' needs pyarrow: pip install pyarrow") from e
 
         def text(data: str) -> Any:
             return lambda p: p.write_bytes(data.encode())

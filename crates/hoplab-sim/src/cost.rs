@@ -184,9 +184,10 @@ pub fn estimate(sc: &Scenario) -> Cost {
     let per_flow_cap = (all_domains / sc.flows.len().max(1) as f64).max(1.0);
     for (i, f) in sc.flows.iter().enumerate() {
         let p = format!("flows[{i}]");
-        let payload = match f.kind {
-            FlowKind::Ftp => TcpConfig::from_params(&f.tcp.or(&sc.tcp)).mss as f64,
-            FlowKind::Cbr => f.packet_size.unwrap_or(512) as f64,
+        let tcp = (f.kind == FlowKind::Ftp).then(|| TcpConfig::from_params(&f.tcp.or(&sc.tcp)));
+        let payload = match &tcp {
+            Some(cfg) => cfg.mss as f64,
+            None => f.packet_size.unwrap_or(512) as f64,
         };
         let frame = payload + HEADER_BYTES;
         let data = timing.airtime(frame as u32, timing.data_rate_bps).as_secs_f64();
@@ -201,19 +202,18 @@ pub fn estimate(sc: &Scenario) -> Cost {
         if f.kind == FlowKind::Cbr {
             let pps = f.rate_kbps.unwrap_or(0.0) * 1e3 / 8.0 / payload;
             // The source's own timer fires once per packet, queue or no queue.
-            c.rates.push(Term { field: format!("{p}.rate_kbps"), value: pps, hint: "lower the CBR rate or raise packet_size".into() });
+            c.rates.push(Term { field: format!("{p}.rate_kbps"), value: pps, hint: "lower the CBR rate or raise packet_size_bytes".into() });
             rate = rate.min(pps * hops * frames * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs));
-        } else {
-            let cfg = TcpConfig::from_params(&f.tcp.or(&sc.tcp));
+        } else if let Some(cfg) = &tcp {
             // A retransmission timer capped at max_rto fires every max_rto
             // while data is outstanding (RFC 6298 (5.5) backoff stops there).
             let rto = cfg.rto_max.as_secs_f64().max(1e-9);
-            c.rates.push(Term { field: format!("{p}.tcp.max_rto"), value: 1.0 / rto, hint: "raise max_rto (RFC 6298: at least 60 s)".into() });
+            c.rates.push(Term { field: format!("{p}.tcp.max_rto_s"), value: 1.0 / rto, hint: "raise max_rto_s (RFC 6298 (2.5): at least 60 s)".into() });
         }
         let (field, hint) = if sc.mac.data_rate_mbps > 100.0 {
-            ("mac.data_rate_mbps".to_string(), "lower the data rate or shorten duration".to_string())
+            ("mac.data_rate_mbps".to_string(), "lower the data rate or shorten duration_s".to_string())
         } else {
-            ("topology".to_string(), "use fewer or sparser nodes, or shorten duration".to_string())
+            ("topology".to_string(), "use fewer or sparser nodes, or shorten duration_s".to_string())
         };
         c.rates.push(Term { field, value: rate, hint });
     }
@@ -256,7 +256,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
         c.memory.push(Term { field: "output.timeseries".into(), value: samples * BYTES_PER_SAMPLE, hint: "lower output.timeseries_max_samples or set output.timeseries = false".into() });
     }
     if sc.output.trace {
-        c.memory.push(Term { field: "output.trace".into(), value: c.events() * BYTES_PER_TRACE_ROW / 4.0, hint: "set output.trace = false or shorten duration".into() });
+        c.memory.push(Term { field: "output.trace".into(), value: c.events() * BYTES_PER_TRACE_ROW / 4.0, hint: "set output.trace = false or shorten duration_s".into() });
     }
     c
 }
@@ -264,7 +264,10 @@ pub fn estimate(sc: &Scenario) -> Cost {
 /// `estimate` of a JSON scenario that is parsed but not validated (so that
 /// a refused scenario can still be measured).
 pub fn estimate_json(text: &str) -> Result<Cost, ScenarioError> {
-    let sc: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+    let syntax = |e: serde_json::Error| ScenarioError { field: String::new(), message: e.to_string() };
+    let mut tree: serde_json::Value = serde_json::from_str(text).map_err(syntax)?;
+    crate::schema::rename::upgrade(&mut tree)?; // old key names, as Scenario::parse_json takes them
+    let sc: Scenario = serde_json::from_value(tree).map_err(syntax)?;
     Ok(estimate(&sc))
 }
 
@@ -272,35 +275,79 @@ fn largest(terms: &[Term]) -> Option<&Term> {
     terms.iter().max_by(|a, b| a.value.total_cmp(&b.value))
 }
 
+/// `Err` naming the largest of `terms` when `total` is above `limit` (or
+/// NaN: `partial_cmp` is `None`, so NaN is refused too).
+fn refuse_above(total: f64, limit: f64, terms: &[Term], fallback: Term, message: impl FnOnce(&Term) -> String) -> Result<(), ScenarioError> {
+    if matches!(total.partial_cmp(&limit), Some(Ordering::Less | Ordering::Equal)) {
+        return Ok(());
+    }
+    let t = largest(terms).unwrap_or(&fallback);
+    Err(ScenarioError { field: t.field.clone(), message: format!("{}: {}", message(t), t.hint) })
+}
+
 /// Refuse what cannot finish or fit; see the module comment.
 pub fn check(sc: &Scenario) -> Result<(), ScenarioError> {
     let c = estimate(sc);
     let events = c.events();
-    // NaN counts as too much: written with partial_cmp so NaN is refused.
-    if !matches!(events.partial_cmp(&MAX_EVENTS), Some(Ordering::Less | Ordering::Equal)) {
-        let fallback = Term { field: "duration_s".into(), value: events, hint: "shorten duration_s".into() };
-        let t = largest(&c.rates).unwrap_or(&fallback);
-        return Err(ScenarioError {
-            field: t.field.clone(),
-            message: format!(
-                "the run would take about {:.1e} events ({:.1e} per simulated second over {} s; this field alone {:.1e}/s), above the limit of {:.0e}: {}",
-                events,
-                c.events_per_s(),
-                sc.duration,
-                t.value,
-                MAX_EVENTS,
-                t.hint
-            ),
-        });
-    }
+    let fallback = Term { field: "duration_s".into(), value: events, hint: "shorten duration_s".into() };
+    refuse_above(events, MAX_EVENTS, &c.rates, fallback, |t| {
+        format!(
+            "the run would take about {:.1e} events ({:.1e} per simulated second over {} s; this field alone {:.1e}/s), above the limit of {:.0e}",
+            events,
+            c.events_per_s(),
+            sc.duration,
+            t.value,
+            MAX_EVENTS
+        )
+    })?;
     let mem = c.memory_bytes();
-    if !matches!(mem.partial_cmp(&MAX_MEMORY_BYTES), Some(Ordering::Less | Ordering::Equal)) {
-        let fallback = Term { field: "topology".into(), value: mem, hint: "use fewer nodes".into() };
-        let t = largest(&c.memory).unwrap_or(&fallback);
-        return Err(ScenarioError {
-            field: t.field.clone(),
-            message: format!("the run would need about {:.1} GB of memory (this field {:.1} GB), above the limit of {:.0} GB: {}", mem / 1e9, t.value / 1e9, MAX_MEMORY_BYTES / 1e9, t.hint),
-        });
+    let fallback = Term { field: "topology".into(), value: mem, hint: "use fewer nodes".into() };
+    refuse_above(mem, MAX_MEMORY_BYTES, &c.memory, fallback, |t| {
+        format!("the run would need about {:.1} GB of memory (this field {:.1} GB), above the limit of {:.0} GB", mem / 1e9, t.value / 1e9, MAX_MEMORY_BYTES / 1e9)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every term names a scenario field the user can set (by its current
+    /// key name) or the whole `topology`, so a refusal points somewhere real.
+    #[test]
+    fn every_term_names_a_schema_field() {
+        let text = r#"
+            duration_s = 10.0
+            [topology]
+            kind = "chain"
+            nodes = 4
+            spacing_m = 200.0
+            [routing]
+            protocol = "aodv"
+            [mobility]
+            [[mobility.legs]]
+            node = 1
+            at_s = 1.0
+            to = [300.0, 0.0]
+            speed_mps = 5.0
+            [[flows]]
+            kind = "ftp"
+            src = 0
+            dst = 3
+            [[flows]]
+            kind = "cbr"
+            src = 3
+            dst = 0
+            rate_kbps = 100.0
+        "#;
+        let sc = Scenario::from_toml_str(text).unwrap();
+        let c = estimate(&sc);
+        let pattern = |f: &str| f.replace("flows[0]", "flows[]").replace("flows[1]", "flows[]");
+        let fields: Vec<&str> = c.rates.iter().chain(&c.memory).map(|t| t.field.as_str()).collect();
+        for f in &fields {
+            assert!(*f == "topology" || crate::schema::fields::find(&pattern(f)).is_some(), "{f} is not a scenario field");
+        }
+        for want in ["flows[0].tcp.max_rto_s", "flows[1].rate_kbps", "mobility.step_m", "routing.aodv.hello_interval_s"] {
+            assert!(fields.contains(&want), "no term for {want}: {fields:?}");
+        }
     }
-    Ok(())
 }
