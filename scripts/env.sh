@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Shared setup for ./hoplab and scripts/test.sh: a project-local virtualenv
-# (.venv) with maturin, pandas, click and pytest, and the Rust extension
+# (.venv) with maturin, the package's dependencies, pytest, hypothesis and dask, and the Rust extension
 # hoplab._core built into it with `maturin develop --release`.
 #
 # Source this file, then call `hoplab_env_setup`. Everything it needs is in
@@ -9,7 +9,8 @@
 HOPLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HOPLAB_VENV="${HOPLAB_VENV:-$HOPLAB_ROOT/.venv}"
 # Python packages the venv needs; changing this list reinstalls them.
-HOPLAB_PY_DEPS=("maturin==1.16.*" "pandas" "click>=8" "pytest" "hypothesis")
+HOPLAB_PY_DEPS=("maturin==1.16.*" "pandas" "click>=8" "pytest" "hypothesis" "pyarrow" "scipy" "statsmodels"
+    "scikit-posthocs" "matplotlib" "tqdm" "dask[distributed]" "dask-jobqueue")
 
 _hoplab_log() { printf 'hoplab-setup: %s\n' "$*" >&2; }
 
