@@ -17,6 +17,7 @@ with status 2, without a Python traceback.
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -414,6 +415,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
         if isinstance(e, (SystemExit, GeneratorExit)):
             raise
         internal_error_exit(e)
+    # The command has finished: a Ctrl-C from here on would only interrupt
+    # the interpreter's teardown (exit -2 with no message), so ignore it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 
