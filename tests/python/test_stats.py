@@ -350,7 +350,8 @@ def test_degenerate_input_is_refused_naming_the_column_or_group(fn):
     one_value = SWEETPOTATO.drop(index=[3, 4])  # fc keeps one plot
     with pytest.raises(StatsInputError, match=r"virus='fc': needs at least 2 values of yield, has 1"):
         fn(one_value, "yield", "virus")
-    flat = SWEETPOTATO.assign(**{"yield": SWEETPOTATO["virus"].map({"cc": 1.0, "fc": 2.0, "ff": 3.0, "oo": 4.0})})
+    level = {"cc": 1.0, "fc": 2.0, "ff": 3.0, "oo": 4.0}
+    flat = SWEETPOTATO.assign(**{"yield": SWEETPOTATO["virus"].map(level)})
     with pytest.raises(StatsInputError, match="yield: zero variance within every virus group"):
         fn(flat, "yield", "virus")
     with pytest.raises(StatsInputError, match="yeild: no such column"):
