@@ -56,7 +56,8 @@ def _level_order(series: pd.Series) -> list:
     if isinstance(series.dtype, pd.CategoricalDtype):
         present = set(series.dropna().unique())
         return [c for c in series.cat.categories if c in present]
-    levels = list(pd.unique(series.dropna()))
+    # Plain Python scalars, so a subset prints as [1, 5] rather than [np.int64(1), ...].
+    levels = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(series.dropna())]
     try:
         return sorted(levels)
     except TypeError:
