@@ -1,6 +1,11 @@
 """hoplab.stats against numbers from a second implementation (R, SPSS, agricolae, statsmodels'
 and R packages' published outputs), never against hoplab's own output. Each block names where
-its data and reference numbers come from; the tolerance matches the digits printed there."""
+its data and reference numbers come from; the tolerance matches the digits printed there.
+
+Sources: "agricolae tutorial" (F. de Mendiburu, version 1.3-7, the agricolae package vignette on
+CRAN); elkronos/anovakit articles/welch.md (R output of oneway.test, t.test, shapiro.test on
+PlantGrowth); statsmodels statsmodels/stats/tests/{test_oneway,test_robust_compare,test_anova}.py
+(R onewaytests, car and base R results); UCLA ATS SPSS textbook examples (Kirk, chapter 5)."""
 
 from __future__ import annotations
 
@@ -134,7 +139,8 @@ def test_describe_matches_r_group_intervals():
 
 
 # Kirk, "Experimental Design", Table 5.2-1, as run in SPSS by UCLA ATS ("SPSS Textbook Examples,
-# Experimental Design by Roger Kirk, Chapter 5"): MEANS Report 3.0000/1.5119, 3.5000/.9258,
+# Experimental Design by Roger Kirk, Chapter 5", www.ats.ucla.edu/stat/spss/examples/kirk/
+# kirkspss5.htm): MEANS Report 3.0000/1.5119, 3.5000/.9258,
 # 4.2500/1.0351, 6.2500/2.1213 (n = 8 each); ONEWAY F = 7.497, df 3/28, Sig. .001,
 # Within Groups Mean Square 2.179.
 KIRK = tidy(
