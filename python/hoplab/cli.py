@@ -293,16 +293,18 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
         return
 
     if experiment == "seed003":
-        from . import reproduce_seed003 as r3
+        from . import lab, reproduce_seed003 as r3
 
         replicas = replicas or r3.DEFAULT_REPLICAS
         try:
-            runs3 = r3.run_all(replicas, progress)
+            runs3 = r3.run_all(replicas, progress, out=out_dir, jobs=jobs)
         except FileNotFoundError as e:
+            raise HoplabError(str(e)) from None
+        except (lab.LabError, lab.StoreError) as e:
             raise HoplabError(str(e)) from None
         click.echo(r3.report(runs3))
         if out_dir is not None:
-            _io.atomic_write_bytes(out_dir / "seed003_runs.csv", runs3.to_csv(index=False).encode())
+            click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; store: {out_dir / 'store'}")
         return
 
     replicas = replicas or 5
@@ -310,7 +312,7 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     try:
         if experiment == "seed000-routing":
             runs = rp.run_tasks(rp.routing_tasks(replicas=replicas, duration=duration, receiver=receiver),
-                                out=out_dir, jobs=jobs, progress=progress)
+                                out=out_dir, jobs=jobs, progress=progress, name="seed000-routing")
         else:
             runs = rp.run_seed000(replicas=replicas, duration=duration, receiver=receiver, routing=routing,
                                   out=out_dir, jobs=jobs, progress=progress)
