@@ -385,6 +385,8 @@ def bench(repeat: int, markdown: bool, memory: bool) -> None:
 
 from .cli_config import register as _register_config  # noqa: E402  (validate, config)
 _register_config(cli)
+from .cli_plot import plot_group as _plot_group  # noqa: E402  (hoplab plot ...)
+cli.add_command(_plot_group)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
