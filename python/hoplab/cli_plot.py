@@ -170,10 +170,10 @@ def model_cmd(name: str, hops: str, max_window: int, alpha: tuple[float, ...], K
         fig_args = dict(xlabel="window clamp W (segments)", ylabel="throughput / saturation throughput",
                         title="seed 004 §4: chain of N nodes, throughput ∝ W/(W+N-1)")
         curves = plot.curves.chain_clamp(w, _hops(hops))
-        logx = False
+        logx = logy = False
     else:
         p = np.logspace(-4, np.log10(0.5), 400)
-        logx = True
+        logx, logy = True, name == "tcp-friendly-window"
         if name == "tcp-friendly-window":
             curves = plot.curves.tcp_friendly_window(p, alpha or (1.0, 0.01), K)
             fig_args = dict(xlabel="loss rate p", ylabel="average window W (packets)",
@@ -182,5 +182,5 @@ def model_cmd(name: str, hops: str, max_window: int, alpha: tuple[float, ...], K
             curves = plot.curves.padhye(p, rtt, t0, wmax=np.inf if wmax is None else wmax, mss=mss)
             fig_args = dict(xlabel="loss rate p", ylabel="throughput (kbit/s)",
                             title="Padhye et al. 1998 (seed 002 Eq. 3)")
-    plot.models(curves, logx=logx, path=out, **fig_args)
+    plot.models(curves, logx=logx, logy=logy, path=out, **fig_args)
     _done(out)

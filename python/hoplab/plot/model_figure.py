@@ -13,7 +13,7 @@ from .errors import PlotError
 
 
 def models(curves: Iterable[Curve], *, xlabel: str, ylabel: str, title: str | None = None,
-           logx: bool = False, path: str | Path | None = None) -> Figure:
+           logx: bool = False, logy: bool = False, path: str | Path | None = None) -> Figure:
     """One line per curve (see `hoplab.plot.curves` for the builders)."""
     if path is not None:
         format_of(path)
@@ -27,7 +27,10 @@ def models(curves: Iterable[Curve], *, xlabel: str, ylabel: str, title: str | No
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_ylim(bottom=0)
+    if logy:
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     if title:
