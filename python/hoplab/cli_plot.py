@@ -1,7 +1,7 @@
 """`hoplab plot`: figures of results, written as PNG, SVG or PDF by the
 suffix of -o.
 
-    hoplab plot sweep TABLE_OR_STORE --x COL --y COL [--by COL] [--model chain-clamp] -o FILE
+    hoplab plot sweep TABLE_OR_STORE --x COL --y COL [--by COL] [--where COL=VALUE ...] [--model chain-clamp] -o FILE
     hoplab plot timeseries RESULT_DIR [--flow N] -o FILE
     hoplab plot nodes RESULT_DIR -o FILE
     hoplab plot model chain-clamp|tcp-friendly-window|padhye [options] -o FILE
@@ -63,6 +63,8 @@ def plot_group() -> None:
 @click.option("--x", "x", required=True, metavar="COL", help="Factor on the x axis, e.g. max_cwnd or tcp.max_cwnd.")
 @click.option("--y", "y", required=True, metavar="COL", help="Response, e.g. throughput_kbps.")
 @click.option("--by", default=None, metavar="COL", help="One line per level of this column, e.g. hops.")
+@click.option("--where", "conditions", multiple=True, metavar="COL=VALUE",
+              help="Only rows with this value (repeatable), e.g. --where cbr_kbps=0.")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
               show_default=True, help="Confidence level of the error bars (Student t).")
 @click.option("--model", type=click.Choice(["chain-clamp"]), default=None,
@@ -70,7 +72,7 @@ def plot_group() -> None:
                    "clamp; --by: hop counts, or node counts if its name ends in 'nodes').")
 @click.option("--title", default=None, help="A title above the figure.")
 @OUT
-def sweep_cmd(source: Path, x: str, y: str, by: str | None, confidence: float, model: str | None,
+def sweep_cmd(source: Path, x: str, y: str, by: str | None, conditions: tuple[str, ...], confidence: float, model: str | None,
               title: str | None, out: Path) -> None:
     """Mean of --y against --x with confidence intervals, one line per --by.
 
@@ -82,7 +84,7 @@ def sweep_cmd(source: Path, x: str, y: str, by: str | None, confidence: float, m
     from . import plot
 
     try:
-        df = plot.tables.read_table(source)
+        df = plot.tables.where(plot.tables.read_table(source), conditions)
         curves = []
         if model == "chain-clamp":
             if by is None:

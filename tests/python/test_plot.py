@@ -307,6 +307,25 @@ def test_cli_sweep_reads_csv_parquet_and_reproduce_dir(tmp_path, sweep_df):
         assert_valid(out)
 
 
+def test_cli_sweep_where_selects_rows(tmp_path, sweep_df):
+    # reproduce seed000's runs.csv holds the 3-hop-UDP rows beside the
+    # 3-hop ones (same hops, cbr_kbps 192): --where keeps them apart.
+    df = pd.concat([sweep_df.assign(cbr_kbps=0.0),
+                    sweep_df.assign(cbr_kbps=192.0, throughput_kbps=sweep_df.throughput_kbps + 1e4)])
+    df.to_csv(tmp_path / "runs.csv", index=False)
+    r = invoke("sweep", tmp_path, "--x", "hops", "--y", "throughput_kbps", "--by", "max_cwnd",
+               "--where", "cbr_kbps=0", "--where", "kind=ftp", "-o", tmp_path / "f.png")
+    assert r.exit_code == 0, r.output
+    kept = plot.tables.where(df, ["cbr_kbps=0", "kind=ftp"])
+    assert len(kept) == len(sweep_df) and kept.throughput_kbps.max() < 1e4
+    one_line_error(invoke("sweep", tmp_path, "--x", "hops", "--y", "throughput_kbps", "--where", "cbr_kbps=1",
+                          "-o", tmp_path / "g.png"), "--where: no row has cbr_kbps = 1")
+    one_line_error(invoke("sweep", tmp_path, "--x", "hops", "--y", "throughput_kbps", "--where", "cbr_kbps",
+                          "-o", tmp_path / "g.png"), "--where: expected COL=VALUE, not 'cbr_kbps'")
+    one_line_error(invoke("sweep", tmp_path, "--x", "hops", "--y", "throughput_kbps", "--where", "cbr=0",
+                          "-o", tmp_path / "g.png"), "--where: column 'cbr' not in the table (available: flow,")
+
+
 def test_cli_sweep_reads_a_lab_store_through_lab_load(tmp_path, sweep_df, monkeypatch):
     # A directory with store.sqlite is read by hoplab.lab.load (the lab's own
     # reader); a stand-in module records the call.

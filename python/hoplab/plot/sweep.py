@@ -82,7 +82,7 @@ def sweep(df: pd.DataFrame, x: str, y: str, by: str | None = None, *, curves: It
     ax.grid(True, alpha=0.3)
     n = cells["n"]
     runs = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
-    note = f"mean and {confidence * 100:g} % confidence interval (Student t), n = {runs} per point"
+    note = f"mean ± {confidence * 100:g} % confidence interval (Student t), n = {runs} per point"
     ax.set_title((title + "\n" if title else "") + note, fontsize=9 if not title else None)
     handles, labels = ax.get_legend_handles_labels()
     # The data's levels first, then the model curves (matplotlib lists plain lines first).

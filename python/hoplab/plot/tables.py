@@ -54,3 +54,27 @@ def _load_store(path: Path) -> pd.DataFrame:
         return load(path)
     except (ValueError, OSError) as e:
         raise PlotError(str(path), str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+
+
+def where(df: pd.DataFrame, conditions: list[str] | tuple[str, ...]) -> pd.DataFrame:
+    """The rows meeting every ``COL=VALUE`` condition (`--where`): a numeric
+    column compares as numbers (``cbr_kbps=0`` matches 0.0), any other as text."""
+    for cond in conditions:
+        col, sep, value = cond.partition("=")
+        col = col.strip()
+        if not sep or not col:
+            raise PlotError("--where", f"expected COL=VALUE, not {cond!r}")
+        if col not in df.columns:
+            raise PlotError("--where", f"column {col!r} not in the table (available: {', '.join(map(str, df.columns))})")
+        s = df[col]
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            try:
+                mask = s == float(value)
+            except ValueError:
+                raise PlotError("--where", f"column {col!r} is numeric, and {value!r} is not a number") from None
+        else:
+            mask = s.astype(str) == value
+        if len(df) and not mask.any():
+            raise PlotError("--where", f"no row has {col} = {value}")
+        df = df[mask]
+    return df
