@@ -398,3 +398,9 @@ def test_cli_no_timeseries_names_the_option_in_a_subprocess(tmp_path):
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"hoplab: error: {quiet}: timeseries: the run recorded no time series: "
                                "set `[output] timeseries = true`")
+
+
+def test_sweep_curves_need_a_numeric_x():
+    df = pd.DataFrame({"topology": ["a", "b"], "y": [1.0, 2.0]})
+    with pytest.raises(PlotError, match="model curves need a numeric x"):
+        plot.sweep(df, "topology", "y", curves=plot.curves.chain_clamp([1, 2], [1]))

@@ -27,7 +27,8 @@ def sweep(df: pd.DataFrame, x: str, y: str, by: str | None = None, *, curves: It
 
     ``df`` is tidy: one row per run (and flow), e.g. `hoplab.lab.load(store)`
     or a `reproduce --out` directory's runs.csv. Rows whose ``y`` is NaN (a
-    failed run) are left out. A numeric ``x`` (also level labels such as
+    failed run) are left out; every row is one sample, so with several flows
+    per run select one first (`--where flow=0`). A numeric ``x`` (also level labels such as
     "2", "32") is placed by value, any other in order of first appearance.
     ``curves`` (see `hoplab.plot.curves`) are drawn dashed over the data, in
     the colour of their ``level`` of ``by``. Saves to ``path`` (.png, .svg,
@@ -45,6 +46,9 @@ def sweep(df: pd.DataFrame, x: str, y: str, by: str | None = None, *, curves: It
     data = data.dropna(subset=["y"])
     if len(data) == 0:
         raise PlotError(f"column {y!r}", "has no values (every run failed?)")
+    curves = list(curves)
+    if curves and not x_num:
+        raise PlotError("curves", f"model curves need a numeric x, and column {x!r} is not")
     cells = describe(data, "y", ["by", "x"] if by is not None else ["x"], confidence)
     position = {v: (v if x_num else i) for i, v in enumerate(x_levels)}
     tick = {v: level_text(v) for v in x_levels}
@@ -70,8 +74,6 @@ def sweep(df: pd.DataFrame, x: str, y: str, by: str | None = None, *, curves: It
                            label=None if level is None else level_text(level))
         colours[level] = cont.lines[0].get_color()
     for curve in curves:
-        if not x_num:
-            raise PlotError("curves", f"model curves need a numeric x, and column {x!r} is not")
         ax.plot(curve.x, curve.y, linestyle="--", linewidth=1,
                 color=colours.get(curve.level, "0.3"), label=curve.label)
 
