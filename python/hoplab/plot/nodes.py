@@ -63,7 +63,9 @@ def nodes(result: Any, *, path: str | Path | None = None) -> Figure:
                        **({"color": "0.75"} if reason == "END" else {}))
             base += counts
         bottom.set_ylim(0, max(1.0, float(base.max())) * 1.1)
-        bottom.legend(fontsize=7, title="layer and cause", title_fontsize=8)
+        # Right of the axes, so that no bar is hidden under it.
+        bottom.legend(fontsize=7, title="layer and cause", title_fontsize=8, loc="upper left",
+                      bbox_to_anchor=(1.01, 1.0))
     else:
         bottom.text(0.5, 0.5, "no drops", transform=bottom.transAxes, ha="center", va="center")
     bottom.set_ylabel("drops (packets)")
