@@ -390,6 +390,8 @@ from .cli_config import register as _register_config  # noqa: E402  (validate, c
 _register_config(cli)
 from .cli_lab import register as _register_lab  # noqa: E402  (design, lab)
 _register_lab(cli)
+from .cli_plot import plot_group as _plot_group  # noqa: E402  (hoplab plot ...)
+cli.add_command(_plot_group)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
