@@ -250,9 +250,11 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
                    "write DIR/summary.csv.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also draw the experiment's main figure into FILE (.png, .svg or .pdf).")
 def reproduce(experiment: str, replicas: int | None, receiver: str | None, routing: str | None,
               duration: float | None, hops_text: str | None, schemes_text: str | None, only_text: str | None,
-              out_dir: Path | None, jobs: int) -> None:
+              out_dir: Path | None, jobs: int, plot_path: Path | None) -> None:
     """Reproduce a seed paper's experiment.
 
     seed000: throughput and retransmission index vs. maximum cwnd (2, 3, 4,
@@ -288,6 +290,8 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
         raise HoplabError("--routing applies to seed000 only (seed000-routing runs every routing)")
     receiver = receiver or "ns2"
     routing = routing or "aodv-hello"
+    if plot_path is not None:
+        _check_plot_path(plot_path, experiment)
     if experiment == "seed001":
         _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
         return
@@ -303,6 +307,9 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
         except (lab.LabError, lab.StoreError) as e:
             raise HoplabError(str(e)) from None
         click.echo(r3.report(runs3))
+        if plot_path is not None:
+            _plot(runs3, plot_path, x="config", y="outage_s", by=None,
+                  title="Seed 003: delivery outage at the route break")
         if out_dir is not None:
             click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; store: {out_dir / 'store'}")
         return
@@ -325,12 +332,43 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     if experiment == "seed000-routing":
         click.echo(rp.report_routing(runs, replicas=replicas, duration=duration, receiver=receiver))
         summary, name = rp.summary_frame(runs, ("routing", "if_range_m")), "summary-routing.csv"
+        if plot_path is not None:
+            _plot(runs, plot_path, x="routing", y="throughput_kbps", by="if_range_m",
+                  title="Seed 000 §4.2: 3-hop chain, W = 2")
     else:
         click.echo(rp.report_seed000(runs, replicas=replicas, duration=duration, receiver=receiver, routing=routing))
         summary, name = rp.summary_frame(runs), "summary.csv"
+        if plot_path is not None:
+            _plot(runs[runs["cbr_kbps"] == 0], plot_path, x="hops", y="throughput_kbps", by="max_cwnd",
+                  title="Seed 000 §4.1: throughput vs hops per maximum window")
     if out_dir is not None:
         _io.atomic_write_bytes(out_dir / name, summary.to_csv(index=False).encode())
         click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / name}")
+
+
+PLOTTED = ("seed000", "seed000-routing", "seed003")
+
+
+def _check_plot_path(path: Path, experiment: str) -> None:
+    from .plot import PlotError
+    from .plot._figure import format_of
+
+    if experiment not in PLOTTED:
+        raise HoplabError(f"--plot applies to {', '.join(PLOTTED)}")
+    try:
+        format_of(path)
+    except PlotError as e:
+        raise HoplabError(str(e)) from None
+
+
+def _plot(df: Any, path: Path, *, x: str, y: str, by: str | None, title: str) -> None:
+    from .plot import PlotError, sweep
+
+    try:
+        sweep(df, x, y, by, title=title, path=path)
+    except (PlotError, OSError) as e:
+        raise HoplabError(f"--plot: {e}") from None
+    click.echo(f"figure: {path}", err=True)
 
 
 def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: str | None,
