@@ -202,7 +202,7 @@ def run_seed000(*, replicas: int = 5, duration: float = 120.0, receiver: str = D
                           hops=hops, cwnds=cwnds, udp=udp)
     for t in tasks[:1]:
         t.scenario()  # unknown names fail here, before any worker starts
-    return run_tasks(tasks, out=out, jobs=jobs, progress=progress)
+    return run_tasks(tasks, out=out, jobs=jobs, progress=progress, name=f"seed000-{receiver}-{routing}")
 
 
 def aggregate(runs: pd.DataFrame, metric: str, by: tuple[str, ...] = ("scenario", "max_cwnd")) -> pd.DataFrame:

@@ -117,7 +117,7 @@ def test_reproduce_seed000_smoke(tmp_path):
     udp = runs[runs["cbr_kbps"] > 0]
     assert len(udp) == 4 and (udp["hops"] == 3).all() and (udp["cbr_throughput_kbps"] > 0).all()
     assert (out / "summary.csv").is_file()
-    # a second invocation resumes from runs.csv instead of re-running
+    # a second invocation resumes from the store instead of re-running
     r2 = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "5",
                                   "--out", str(out)])
     assert r2.exit_code == 0
@@ -128,7 +128,11 @@ def test_reproduce_seed000_smoke(tmp_path):
                                   "linux", "--routing", "static", "--out", str(out)])
     assert r3.exit_code == 0, r3.output
     assert "reusing" not in r3.stderr and "Linux 2.6 receiver" in r3.stdout
-    assert len(pd.read_csv(out / "runs.csv")) == 40
+    # runs.csv is this reproduction's rows; the store keeps both sets of runs.
+    assert set(pd.read_csv(out / "runs.csv")["receiver"]) == {"linux"}
+    from hoplab import lab
+    assert len(lab.Store(out / "store").recorded()) == 40
+    assert set(lab.load(out / "store")["design"]) == {"seed000-ns2-aodv-hello", "seed000-linux-static"}
 
 
 def test_reproduce_seed000_routing_smoke(tmp_path):
