@@ -403,13 +403,18 @@ def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: 
               help="Runs per scenario; the best wall time is reported.")
 @click.option("--markdown", is_flag=True, help="Print a markdown table (for docs/BENCHMARKS.md).")
 @click.option("--memory", is_flag=True, help="Peak memory of a 36,000 s 1-hop run instead (target < 150 MB).")
-def bench(repeat: int, markdown: bool, memory: bool) -> None:
+@click.option("--lab", "lab_", is_flag=True, help="The lab's overhead per run (store + processes) against bare runs.")
+def bench(repeat: int, markdown: bool, memory: bool, lab_: bool) -> None:
     """Time fixed scenarios, each in a fresh process (4-hop chain, 7x7 grid,
     200 random nodes with static routing; the grid with DSR, the 200 nodes
     with AODV and with OLSR) and report events, wall time, events/s and peak
     memory against the targets (routing: <= 3x the static run)."""
     from . import bench as b
 
+    if lab_:
+        from . import bench_lab as bl
+        click.echo(bl.table(bl.run_lab_bench(progress=lambda m: click.echo(m, err=True)), markdown=markdown))
+        return
     if memory:
         from . import bench_memory as bm
         try:
