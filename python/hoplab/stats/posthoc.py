@@ -4,7 +4,6 @@ labelled by group."""
 from __future__ import annotations
 
 import pandas as pd
-import scikit_posthocs as sp
 
 from ._groups import Groups, split
 
@@ -27,6 +26,8 @@ def scheffe(df: pd.DataFrame, value: str, group: str) -> pd.DataFrame:
     column; R ``PMCMRplus::scheffeTest``. Missing values dropped; degenerate input raises
     ``StatsInputError`` as in `oneway`.
     """
+    import scikit_posthocs as sp  # here: it imports seaborn and so pyplot
+
     g = split(df, value, group)
     return _relabel(sp.posthoc_scheffe(g.long(), val_col=value, group_col=group), g)
 
@@ -41,5 +42,7 @@ def dunnett_t3(df: pd.DataFrame, value: str, group: str) -> pd.DataFrame:
     its documentation we could find (for 10 values per group the rounding moves p in the third
     digit). Missing values dropped; degenerate input raises ``StatsInputError`` as in `oneway`.
     """
+    import scikit_posthocs as sp
+
     g = split(df, value, group)
     return _relabel(sp.posthoc_dunnett_t3(g.long(), val_col=value, group_col=group), g)
