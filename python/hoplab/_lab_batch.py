@@ -17,6 +17,7 @@ import pandas as pd
 
 from . import _io, lab
 from .lab.stored import StoredRun, outcome_run
+from .manifest import check_writable
 
 __all__ = ["run_grid"]
 
@@ -62,6 +63,7 @@ def run_grid(tasks: Sequence[Any], row_of: Callable[[Any, Any], dict[str, Any]],
         tmp = tempfile.TemporaryDirectory(prefix="hoplab-reproduce-")
         store_dir = Path(tmp.name)
     else:
+        check_writable(out)  # an OSError naming the directory, before any run
         store_dir = Path(out) / "store"
     rows: dict[str, dict[str, Any]] = {}
 
