@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .. import _pool
-from .store import RUN_TABLES
+from .store import RUN_TABLES, parquet_bytes
 
 __all__ = ["run_payload", "LocalBackend", "DaskBackend", "InlineBackend", "LabError", "backend_for"]
 
@@ -46,9 +46,12 @@ def run_payload(payload: tuple[str, str, int], tables: Sequence[str] = RUN_TABLE
     except Exception as e:  # noqa: BLE001 - any failure of one run is recorded, the sweep goes on
         return {"key": key, "status": "failed", "error": _one_line(e), "info": {},
                 "wall_s": time.perf_counter() - t0, "flows": None, "tables": {}}
-    keep = {t: getattr(res, t) for t in tables if t != "trace" or len(res.trace)}
+    # Serialised here, in the worker: the process that writes the store only
+    # writes bytes. Empty tables are not stored (they read back empty).
+    blobs = {t: parquet_bytes(getattr(res, t)) for t in tables if len(getattr(res, t))}
+    rows = {t: len(getattr(res, t)) for t in blobs}
     return {"key": key, "status": "ok", "error": None, "info": dict(res.info),
-            "wall_s": time.perf_counter() - t0, "flows": res.flows, "tables": keep}
+            "wall_s": time.perf_counter() - t0, "flows": res.flows, "tables": blobs, "rows": rows}
 
 
 def _failed(key: str, e: BaseException) -> dict[str, Any]:

@@ -77,6 +77,10 @@ def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str 
     with Store(store) as st:
         st.register_design(d)
         have = st.recorded(r.key for r in runs)
+        damaged = st.damaged(have)
+        if damaged:
+            st.forget(damaged)
+            have = {k: s for k, s in have.items() if k not in set(damaged)}
         if retry_failed:
             failed = [k for k, s in have.items() if s == "failed"]
             st.forget(failed)

@@ -98,7 +98,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _parquet_bytes(df: pd.DataFrame) -> bytes:
+def parquet_bytes(df: pd.DataFrame) -> bytes:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -221,12 +221,11 @@ class Store:
         """Record one finished run (an `execute.run_payload` outcome); False
         if the store already had it (then nothing changes)."""
         key = outcome["key"]
-        tables: dict[str, pd.DataFrame] = outcome.get("tables") or {}
-        blobs = {name: _parquet_bytes(df) for name, df in tables.items()}
+        blobs: dict[str, bytes] = outcome.get("tables") or {}  # Parquet bytes per table (`parquet_bytes`)
         with self._write() as db:
             if db.execute("SELECT 1 FROM runs WHERE key = ?", (key,)).fetchone():
                 return False
-            listing = self._write_tables(key, blobs, {n: len(df) for n, df in tables.items()})
+            listing = self._write_tables(key, blobs, outcome.get("rows") or {})
             info = dict(outcome.get("info") or {})
             wall = info.pop("wall_s", None)
             for k in ("hoplab_version", "git_commit"):
@@ -258,16 +257,36 @@ class Store:
         listing = {}
         for name, data in blobs.items():
             p = tmp / f"{name}.parquet"
-            with open(p, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
+            # No fsync per file (it cost more than the rest of the recording): a
+            # process kill cannot lose written data, and after a power cut a
+            # file cut short is found by `damaged` (size) or on load (SHA-256)
+            # and its run is simulated again.
+            p.write_bytes(data)
             listing[name] = {"file": p.name, "bytes": len(data), "rows": int(rows[name]),
                              "sha256": hashlib.sha256(data).hexdigest()}
         if final.exists():  # left by a writer killed before its commit
             shutil.rmtree(final)
         os.replace(tmp, final)
         return listing
+
+    def damaged(self, keys: Iterable[str]) -> list[str]:
+        """Recorded runs among ``keys`` whose table files are missing or of
+        the wrong size (e.g. after a power cut): `lab.run` simulates them again."""
+        want = set(keys)
+        bad = []
+        for key, tables in self.db.execute("SELECT key, tables FROM runs"):
+            if key not in want:
+                continue
+            for entry in json.loads(tables).values():
+                p = self.run_dir(key) / entry["file"]
+                try:
+                    if p.stat().st_size != entry["bytes"]:
+                        bad.append(key)
+                        break
+                except OSError:
+                    bad.append(key)
+                    break
+        return bad
 
     def forget(self, keys: Iterable[str]) -> None:
         """Remove runs (e.g. failed ones to retry) and their tables."""

@@ -4,6 +4,7 @@ first use — so code written for `hoplab.run`'s results works on stored runs.""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any, Mapping
 
@@ -50,7 +51,9 @@ def outcome_run(outcome: Mapping[str, Any]) -> Any:
     r = _Run()
     r.info = {**outcome.get("info", {}), "wall_s": outcome.get("info", {}).get("wall_s", outcome.get("wall_s"))}
     r.flows = outcome["flows"] if outcome.get("flows") is not None else _frame("flows", {})
+    blobs = outcome.get("tables", {})
     for t in TABLES:
         if t != "flows":
-            setattr(r, t, outcome.get("tables", {}).get(t, _frame(t, {})))
+            df = pd.read_parquet(io.BytesIO(blobs[t])) if t in blobs else pd.DataFrame()
+            setattr(r, t, _frame(t, dict(df)))
     return r
