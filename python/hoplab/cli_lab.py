@@ -31,7 +31,7 @@ def _lab_errors(design_path: Path | None = None) -> Iterator[None]:
     try:
         yield
     except DesignError as e:
-        where = f"{design_path}: " if design_path is not None else ""
+        where = f"{design_path}: " if design_path is not None and not str(e).startswith(str(design_path)) else ""
         raise _error(f"{where}{e}") from None
     except (StoreError, LabError) as e:
         raise _error(str(e)) from None
