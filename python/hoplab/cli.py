@@ -385,6 +385,8 @@ def bench(repeat: int, markdown: bool, memory: bool) -> None:
 
 from .cli_config import register as _register_config  # noqa: E402  (validate, config)
 _register_config(cli)
+from .cli_lab import register as _register_lab  # noqa: E402  (design, lab)
+_register_lab(cli)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

@@ -20,7 +20,7 @@ import re
 import tomllib
 from typing import Any, Iterable
 
-__all__ = ["OverrideError", "parse_value", "parse_path", "path_text", "apply"]
+__all__ = ["OverrideError", "parse_value", "parse_path", "path_text", "apply", "assign"]
 
 Token = str | int
 
@@ -108,15 +108,30 @@ def apply(scenario: dict[str, Any], assignments: Iterable[str]) -> dict[str, Any
             raise OverrideError(f"--set {a!r}: expected path=value, the path as dotted keys with "
                                 "optional [index] (e.g. flows[0].dst=3)")
         try:
-            node: Any = scenario
-            for i, tok in enumerate(tokens[:-1]):
-                node = _step(node, tok, tokens[:i], tokens[i + 1])
-            last, where = tokens[-1], tokens[:-1]
-            if isinstance(last, int):
-                _step(node, last, where, None)  # checks list and range
-            elif not isinstance(node, dict):
-                raise OverrideError(f"{path_text(where)}: not a table, so {key} does not exist")
-            node[last] = parse_value(value.strip())
+            _assign_tokens(scenario, tokens, key, parse_value(value.strip()))
         except OverrideError as e:
             raise OverrideError(f"{e} (in --set {a!r})") from None
+    return scenario
+
+
+def _assign_tokens(scenario: dict[str, Any], tokens: list[Token], key: str, value: Any) -> None:
+    node: Any = scenario
+    for i, tok in enumerate(tokens[:-1]):
+        node = _step(node, tok, tokens[:i], tokens[i + 1])
+    last, where = tokens[-1], tokens[:-1]
+    if isinstance(last, int):
+        _step(node, last, where, None)  # checks list and range
+    elif not isinstance(node, dict):
+        raise OverrideError(f"{path_text(where)}: not a table, so {key} does not exist")
+    node[last] = value
+
+
+def assign(scenario: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """Set the field at path ``key`` (as in `apply`) to the Python ``value``, in place."""
+    try:
+        tokens = parse_path(key)
+    except ValueError:
+        raise OverrideError(f"{key!r}: expected a path of dotted keys with optional [index] "
+                            "(e.g. flows[0].dst)") from None
+    _assign_tokens(scenario, tokens, key, value)
     return scenario

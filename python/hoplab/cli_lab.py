@@ -1,0 +1,153 @@
+"""`hoplab design expand` and `hoplab lab run|status|export`: experiment
+designs run into a resumable store (hoplab/lab).
+
+    hoplab design expand DESIGN [--csv]
+    hoplab lab run DESIGN --store DIR [--jobs N] [--dask ADDRESS|local] [--retry-failed]
+    hoplab lab status --store DIR [DESIGN]
+    hoplab lab export --store DIR [--design NAME] [--table flows] -o FILE.csv|FILE.parquet
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+
+def _error(message: str) -> click.ClickException:
+    from .cli import HoplabError
+
+    return HoplabError(message)
+
+
+@contextmanager
+def _lab_errors(design_path: Path | None = None) -> Iterator[None]:
+    """Design, store and sweep errors as `hoplab: error: ...` (exit 2)."""
+    from .lab import DesignError, LabError, StoreError
+
+    try:
+        yield
+    except DesignError as e:
+        where = f"{design_path}: " if design_path is not None else ""
+        raise _error(f"{where}{e}") from None
+    except (StoreError, LabError) as e:
+        raise _error(str(e)) from None
+    except OSError as e:
+        raise _error(f"{e.filename or design_path}: {e.strerror or e}") from None
+
+
+def _design(path: Path) -> Any:
+    from .lab import Design
+
+    with _lab_errors(path):
+        return Design.load(path)
+
+
+@click.group("design")
+def design_group() -> None:
+    """Experiment designs: factors, levels, replicas and run order (see README)."""
+
+
+@design_group.command("expand")
+@click.argument("design", type=click.Path(path_type=Path))
+@click.option("--csv", "as_csv", is_flag=True, help="One CSV line per run instead of a table.")
+def expand_cmd(design: Path, as_csv: bool) -> None:
+    """Show the runs of DESIGN in run order: index, cell, replica, seed and key."""
+    import pandas as pd
+
+    d = _design(design)
+    with _lab_errors(design):
+        runs = d.expand()
+    df = pd.DataFrame([{"run": r.index, **r.cell, "replica": r.replica, "seed": r.seed, "key": r.key[:12]}
+                       for r in runs])
+    if as_csv:
+        click.echo(df.to_csv(index=False), nl=False)
+        return
+    click.echo(f"design {d.name}: {len(d.cells())} cells x {len(d.seeds)} seeds = {len(runs)} runs, "
+               f"order {d.order}; base {d.base_name}")
+    click.echo(df.to_string(index=False))
+
+
+@click.group("lab")
+def lab_group() -> None:
+    """Run designs into a result store, see what is done, export results."""
+
+
+@lab_group.command("run")
+@click.argument("design", type=click.Path(path_type=Path))
+@click.option("--store", "store", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The store directory (created if missing; reused runs are never run again).")
+@click.option("--jobs", type=click.IntRange(1, 4096), default=None,
+              help="Worker processes (default: the cores available); 1 runs in this process.")
+@click.option("--dask", "dask", default=None, metavar="ADDRESS|local",
+              help="Run on Dask: a scheduler address (tcp://host:8786) or `local` for a LocalCluster of --jobs workers.")
+@click.option("--retry-failed", is_flag=True, help="Run again the runs recorded as failed.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: if a terminal).")
+def run_cmd(design: Path, store: Path, jobs: int | None, dask: str | None, retry_failed: bool,
+            progress: bool | None) -> None:
+    """Run every run of DESIGN that STORE does not hold yet; a failed run is recorded with its error."""
+    from . import lab
+
+    d = _design(design)
+    with _lab_errors(design):
+        summary = lab.run(d, store, jobs=jobs, backend="dask" if dask else "local",
+                          address=dask if dask and dask != "local" else None, progress=progress,
+                          retry_failed=retry_failed)
+    click.echo(str(summary))
+    if summary.failed:
+        click.echo(f"hoplab: {summary.failed} run(s) failed; `hoplab lab status --store {store}` lists them",
+                   err=True)
+
+
+@lab_group.command("status")
+@click.option("--store", "store", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.argument("design", type=click.Path(path_type=Path), required=False)
+def status_cmd(store: Path, design: Path | None) -> None:
+    """Runs done, failed and missing per design in STORE (or of DESIGN), and the errors of failed runs."""
+    from . import lab
+
+    d = _design(design) if design is not None else None
+    with _lab_errors(design):
+        st = lab.status(store, d)
+        click.echo(st.to_string(index=False))
+        with lab.Store(store, create=False) as s:
+            failed = s.query("SELECT key, seed, error FROM runs WHERE status = 'failed' ORDER BY key LIMIT 20")
+        for r in failed.itertuples(index=False):
+            click.echo(f"failed {r.key[:12]} seed {r.seed}: {r.error}")
+
+
+@lab_group.command("export")
+@click.option("--store", "store", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.option("--design", "design", default=None, help="One design's runs (default: all).")
+@click.option("--table", "table", default="flows", show_default=True,
+              help="flows, runs, nodes, drops, timeseries, overhead, route_events, paths, outages or trace.")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="A .csv or .parquet file.")
+def export_cmd(store: Path, design: str | None, table: str, output: Path) -> None:
+    """Write a store's results as one tidy table (the DataFrame of `hoplab.lab.load`)."""
+    from . import lab
+
+    suffix = output.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise _error(f"{output}: unknown table format {suffix or '(none)'!r} (use .csv or .parquet)")
+    with _lab_errors():
+        try:
+            df = lab.load(store, design, table)
+        except ValueError as e:
+            raise _error(str(e)) from None
+        tmp = output.with_name(f".{output.name}.tmp")
+        if suffix == ".csv":
+            df.to_csv(tmp, index=False)
+        else:
+            df.to_parquet(tmp, index=False)
+        tmp.replace(output)
+    click.echo(f"{len(df)} rows -> {output}", err=True)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(design_group)
+    group.add_command(lab_group)
+

@@ -1,0 +1,111 @@
+"""`lab.run`: run what a design still misses from a store, with progress.
+
+Only runs whose key the store does not hold are simulated (a run shared with
+another design, or finished before a kill, is reused); each is recorded as
+soon as it ends, so Ctrl-C or a kill loses at most the runs in flight. A run
+that fails is recorded with its error and the sweep goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .design import Design, engine_version
+from .execute import LabError, backend_for
+from .store import Store
+
+__all__ = ["run", "Summary", "as_design"]
+
+
+@dataclass
+class Summary:
+    design: str
+    total: int  # runs in the design
+    reused: int  # already in the store
+    ran: int  # simulated now
+    failed: int  # of those, failed
+    store: str
+
+    def __str__(self) -> str:
+        return (f"{self.design}: {self.total} runs; {self.reused} already in {self.store}, "
+                f"{self.ran} run now ({self.failed} failed)")
+
+
+def as_design(design: Design | Mapping[str, Any] | str | os.PathLike[str]) -> Design:
+    if isinstance(design, Design):
+        return design
+    if isinstance(design, Mapping):
+        return Design.from_dict(design)
+    return Design.load(Path(design))
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _bar(total: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="run", file=sys.stderr, disable=not enabled, dynamic_ncols=True,
+                smoothing=0.1, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]")
+
+
+def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str | os.PathLike[str], *,
+        jobs: int | None = None, backend: str = "local", client: Any = None, address: str | None = None,
+        progress: bool | None = None, retry_failed: bool = False,
+        on_run: Callable[[dict[str, Any]], None] | None = None) -> Summary:
+    """Run every run of ``design`` that ``store`` does not hold yet.
+
+    ``jobs``: worker processes (default: the cores available); 1 runs in this
+    process. ``backend="dask"`` runs on Dask: ``client`` (a
+    `distributed.Client`, e.g. on a `dask_jobqueue.SLURMCluster`), or
+    ``address`` of a scheduler, or a `LocalCluster` of ``jobs`` workers.
+    ``progress``: a progress bar on stderr (default: when stderr is a
+    terminal). ``retry_failed``: run again the runs recorded as failed.
+    ``on_run(outcome)`` is called after each run is recorded.
+    """
+    d = as_design(design)
+    jobs = default_jobs() if jobs is None else int(jobs)
+    if jobs < 1:
+        raise LabError(f"jobs: must be at least 1, got {jobs}")
+    runs = d.expand()
+    engine = engine_version()
+    with Store(store) as st:
+        st.register_design(d)
+        have = st.recorded(r.key for r in runs)
+        if retry_failed:
+            failed = [k for k, s in have.items() if s == "failed"]
+            st.forget(failed)
+            have = {k: s for k, s in have.items() if s != "failed"}
+        todo, seen = [], set(have)
+        for r in runs:  # in run order; a key twice in a design (equal cells) runs once
+            if r.key not in seen:
+                seen.add(r.key)
+                todo.append(r)
+        by_key = {r.key: r for r in todo}
+        summary = Summary(d.name, len(runs), len(runs) - len(todo), 0, 0, str(store))
+        if not todo:
+            return summary
+        show = sys.stderr.isatty() if progress is None else bool(progress)
+        be = backend_for(backend, min(jobs, len(todo)), client, address)
+        bar = _bar(len(todo), show)
+        try:
+            for out in be.map_unordered(r.payload() for r in todo):
+                r = by_key[out["key"]]
+                out.update(seed=r.seed, engine=engine, scenario=r.resolved)
+                st.record(out)
+                summary.ran += 1
+                if out["status"] != "ok":
+                    summary.failed += 1
+                    bar.set_postfix_str(f"failed={summary.failed}", refresh=False)
+                bar.update(1)
+                if on_run is not None:
+                    on_run(out)
+        finally:
+            bar.close()
+            be.close()
+    return summary
