@@ -10,7 +10,7 @@ import pandas as pd
 from ._table import text_table
 from .seed004_design import MSS_BYTES, PLOTS, RECEIVE_WINDOW_BYTES, TREATMENT_NAMES, TREATMENTS, clamp
 from .seed004_tables import (METRICS, PAPER_TABLE3, PAPER_TABLE4, REFERENCE, t3_matrices, table2, table3, table4,
-                             table5, testbed_table2)
+                             table5, reference_table2)
 from .seed004_verdict import verdicts
 
 __all__ = ["report"]
@@ -151,7 +151,7 @@ def report(runs: pd.DataFrame, *, replicas: int, duration: float) -> str:
     out = _header(runs, replicas, duration)
     if not len(ok):
         return "\n".join(out + ["", "No run finished: nothing to tabulate."])
-    sim, ref, t3 = table2(ok), testbed_table2(), t3_matrices(ok)
+    sim, ref, t3 = table2(ok), reference_table2(), t3_matrices(ok)
     out += _table2_text(ok, sim, ref) + _table3_text(ok) + _table4_text(ok) + _table5_text(ok, sim, ref, t3)
     out += _mechanism_text(ok) + ["", *verdicts(ok, sim, ref, t3)]
     return "\n".join(out)

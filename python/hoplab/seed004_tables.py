@@ -20,7 +20,7 @@ from . import stats
 from ._resources import data_frame
 from .seed004_design import PLOTS, TREATMENTS
 
-__all__ = ["METRICS", "per_run", "table2", "table3", "table4", "table5", "t3_matrices", "testbed_table2",
+__all__ = ["METRICS", "per_run", "table2", "table3", "table4", "table5", "t3_matrices", "reference_table2",
            "PAPER_TABLE3", "PAPER_TABLE4"]
 
 # metric -> (title, digits, higher is better)
@@ -80,7 +80,7 @@ def table2(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return out
 
 
-def testbed_table2() -> dict[str, pd.DataFrame] | None:
+def reference_table2() -> dict[str, pd.DataFrame] | None:
     """The testbed's Table 2 (hoplab/data/seed004_table2.csv), same shape."""
     ref = data_frame("seed004_table2.csv")
     if ref is None:
