@@ -126,9 +126,11 @@ def base_scenario(duration: float = DEFAULT_DURATION_S) -> dict[str, Any]:
             # 0, 2, 3, 5) and with SACK when it is on (1, 4, 6, 7).
             "variant": "new_reno",
             "mss_bytes": MSS_BYTES,
-            # The testbed's receiver is Linux (2.4.11); hoplab's Linux model
-            # (quick ACKs, an ACK per two full segments, 40 ms adaptive
-            # timer) is that receiver's delayed-ACK logic, unchanged in 2.6.
+            # The testbed's receiver is Linux (2.4.11). hoplab's Linux model
+            # is read from 2.6-era sources; its rules (quick ACKs at the
+            # start, an ACK per two full segments, an adaptive delayed-ACK
+            # timer from 40 ms) are 2.4's in outline, closer to the testbed
+            # than ns-2's receiver.
             "receiver": "linux",
             # The clamp is on the sender's congestion window (§2 item 1:
             # "a clamp on the sender congestion window").
