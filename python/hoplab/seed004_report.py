@@ -147,7 +147,8 @@ def _mechanism_text(runs: pd.DataFrame) -> list[str]:
     clamped = runs[runs["treatment"].isin(["1", "2", "5", "6"]) & runs["plot"].isin(["2by2", "3by2", "4by2"])]
     if len(clamped):
         g = clamped.groupby("plot")[["timeouts", "overflow_drops", "retry_drops"]].mean()
-        worst = g["timeouts"].idxmax()
+        spurious = g["timeouts"] / (1 + g["overflow_drops"] + g["retry_drops"])
+        worst = spurious.idxmax()
         lost = g.loc[worst, "overflow_drops"] + g.loc[worst, "retry_drops"]
         if g.loc[worst, "timeouts"] > 2 * lost:
             # Traced on 3by2, treatment 2: a receiver's TCP ACK waits in its
