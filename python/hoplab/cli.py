@@ -18,6 +18,7 @@ with status 2, without a Python traceback.
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -246,17 +247,17 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 @click.option("--only", "only_text", default=None, metavar="LIST",
               help="seed001: experiments to run, of table1, fig9, fig12 [default: all].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Record each finished run in DIR/runs.sqlite (resumes from it; DIR/runs.csv is its table), "
-                   "write DIR/summary.csv.")
+              help="Keep every run in the lab store DIR/store (a later call resumes from it; seed001: "
+                   "DIR/runs.sqlite); DIR/runs.csv is this reproduction's rows, DIR/summary.csv its summary.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also draw the experiment's main figure into FILE (.png, .svg or .pdf).")
 @click.option("--plots", "plots_text", default=None, metavar="LIST",
               help="seed004: plots to run, of 1hop..6hop, 2by2, 3by2, 4by2 [default: all].")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="seed004: also draw the paper's Figure 2 to FILE (.png, .svg or .pdf).")
 def reproduce(experiment: str, replicas: int | None, receiver: str | None, routing: str | None,
               duration: float | None, hops_text: str | None, schemes_text: str | None, only_text: str | None,
-              out_dir: Path | None, jobs: int, plots_text: str | None = None, plot_file: Path | None = None) -> None:
+              out_dir: Path | None, jobs: int, plot_path: Path | None, plots_text: str | None = None) -> None:
     """Reproduce a seed paper's experiment.
 
     seed000: throughput and retransmission index vs. maximum cwnd (2, 3, 4,
@@ -279,9 +280,9 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
 
     seed004: Kawadia & Kumar's 8 treatments (window clamp, RTS/CTS off,
     SACK and their combinations) x 9 plots (1-6 hop chains, 2by2/3by2/4by2
-    crossing flows) x 15 runs of 180 s as a lab design (--out DIR: the resumable
-    store), printed as Tables 2-5 beside the testbed's, with a verdict per
-    finding.
+    crossing flows) x 15 runs of 180 s as a lab design, printed as Tables
+    2-5 beside the testbed's, with a verdict per finding; --plot draws the
+    paper's Figure 2.
     """
     from . import _io, reproduce as rp
 
@@ -296,30 +297,36 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
             raise HoplabError(f"{opt} applies to seed000 and seed000-routing only")
     if experiment == "seed000-routing" and routing is not None:
         raise HoplabError("--routing applies to seed000 only (seed000-routing runs every routing)")
-    for opt, given in (("--plots", plots_text), ("--plot", plot_file)):
-        if given is not None and experiment != "seed004":
-            raise HoplabError(f"{opt} applies to seed004 only")
-    if experiment == "seed004":
-        from .cli_seed004 import reproduce_seed004
-        reproduce_seed004(replicas, duration, plots_text, out_dir, jobs, plot_file)
-        return
+    if plots_text is not None and experiment != "seed004":
+        raise HoplabError("--plots applies to seed004 only")
     receiver = receiver or "ns2"
     routing = routing or "aodv-hello"
+    if plot_path is not None:
+        _check_plot_path(plot_path, experiment)
+    if experiment == "seed004":
+        from .cli_seed004 import reproduce_seed004
+        reproduce_seed004(replicas, duration, plots_text, out_dir, jobs, plot_path)
+        return
     if experiment == "seed001":
         _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
         return
 
     if experiment == "seed003":
-        from . import reproduce_seed003 as r3
+        from . import lab, reproduce_seed003 as r3
 
         replicas = replicas or r3.DEFAULT_REPLICAS
         try:
-            runs3 = r3.run_all(replicas, progress)
+            runs3 = r3.run_all(replicas, progress, out=out_dir, jobs=jobs)
         except FileNotFoundError as e:
             raise HoplabError(str(e)) from None
+        except (lab.LabError, lab.StoreError) as e:
+            raise HoplabError(str(e)) from None
         click.echo(r3.report(runs3))
+        if plot_path is not None:
+            _plot(runs3, plot_path, x="config", y="outage_s", by=None,
+                  title="Seed 003: delivery outage at the route break")
         if out_dir is not None:
-            _io.atomic_write_bytes(out_dir / "seed003_runs.csv", runs3.to_csv(index=False).encode())
+            click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; store: {out_dir / 'store'}")
         return
 
     replicas = replicas or 5
@@ -327,7 +334,7 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     try:
         if experiment == "seed000-routing":
             runs = rp.run_tasks(rp.routing_tasks(replicas=replicas, duration=duration, receiver=receiver),
-                                out=out_dir, jobs=jobs, progress=progress)
+                                out=out_dir, jobs=jobs, progress=progress, name="seed000-routing")
         else:
             runs = rp.run_seed000(replicas=replicas, duration=duration, receiver=receiver, routing=routing,
                                   out=out_dir, jobs=jobs, progress=progress)
@@ -340,12 +347,43 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     if experiment == "seed000-routing":
         click.echo(rp.report_routing(runs, replicas=replicas, duration=duration, receiver=receiver))
         summary, name = rp.summary_frame(runs, ("routing", "if_range_m")), "summary-routing.csv"
+        if plot_path is not None:
+            _plot(runs, plot_path, x="routing", y="throughput_kbps", by="if_range_m",
+                  title="Seed 000 §4.2: 3-hop chain, W = 2")
     else:
         click.echo(rp.report_seed000(runs, replicas=replicas, duration=duration, receiver=receiver, routing=routing))
         summary, name = rp.summary_frame(runs), "summary.csv"
+        if plot_path is not None:
+            _plot(runs[runs["cbr_kbps"] == 0], plot_path, x="hops", y="throughput_kbps", by="max_cwnd",
+                  title="Seed 000 §4.1: throughput vs hops per maximum window")
     if out_dir is not None:
         _io.atomic_write_bytes(out_dir / name, summary.to_csv(index=False).encode())
         click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / name}")
+
+
+PLOTTED = ("seed000", "seed000-routing", "seed003", "seed004")
+
+
+def _check_plot_path(path: Path, experiment: str) -> None:
+    from .plot import PlotError
+    from .plot._figure import format_of
+
+    if experiment not in PLOTTED:
+        raise HoplabError(f"--plot applies to {', '.join(PLOTTED)}")
+    try:
+        format_of(path)
+    except PlotError as e:
+        raise HoplabError(str(e)) from None
+
+
+def _plot(df: Any, path: Path, *, x: str, y: str, by: str | None, title: str) -> None:
+    from .plot import PlotError, sweep
+
+    try:
+        sweep(df, x, y, by, title=title, path=path)
+    except (PlotError, OSError) as e:
+        raise HoplabError(f"--plot: {e}") from None
+    click.echo(f"figure: {path}", err=True)
 
 
 def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: str | None,
@@ -380,13 +418,18 @@ def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: 
               help="Runs per scenario; the best wall time is reported.")
 @click.option("--markdown", is_flag=True, help="Print a markdown table (for docs/BENCHMARKS.md).")
 @click.option("--memory", is_flag=True, help="Peak memory of a 36,000 s 1-hop run instead (target < 150 MB).")
-def bench(repeat: int, markdown: bool, memory: bool) -> None:
+@click.option("--lab", "lab_", is_flag=True, help="The lab's overhead per run (store + processes) against bare runs.")
+def bench(repeat: int, markdown: bool, memory: bool, lab_: bool) -> None:
     """Time fixed scenarios, each in a fresh process (4-hop chain, 7x7 grid,
     200 random nodes with static routing; the grid with DSR, the 200 nodes
     with AODV and with OLSR) and report events, wall time, events/s and peak
     memory against the targets (routing: <= 3x the static run)."""
     from . import bench as b
 
+    if lab_:
+        from . import bench_lab as bl
+        click.echo(bl.table(bl.run_lab_bench(progress=lambda m: click.echo(m, err=True)), markdown=markdown))
+        return
     if memory:
         from . import bench_memory as bm
         try:
@@ -405,6 +448,8 @@ from .cli_config import register as _register_config  # noqa: E402  (validate, c
 _register_config(cli)
 from .cli_lab import register as _register_lab  # noqa: E402  (design, lab)
 _register_lab(cli)
+from .cli_plot import plot_group as _plot_group  # noqa: E402  (hoplab plot ...)
+cli.add_command(_plot_group)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
@@ -432,6 +477,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
         if isinstance(e, (SystemExit, GeneratorExit)):
             raise
         internal_error_exit(e)
+    # The command has finished: a Ctrl-C from here on would only interrupt
+    # the interpreter's teardown (exit -2 with no message), so ignore it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

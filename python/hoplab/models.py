@@ -12,6 +12,8 @@ and [20] by seed 002:
     ``model="full"`` the paper's full model with the window limit (§2.3).
 Seed 002 (Östergren, SICS report) §7.1.1:
     `expected_throughput` (Eq. 1).
+Seed 004 (Kawadia & Kumar) §4:
+    `chain_clamp_throughput`: a chain's throughput under a window clamp.
 
 Every function accepts scalars or numpy arrays (broadcast against each
 other) and returns a float for scalar input, an array otherwise.
@@ -31,6 +33,7 @@ __all__ = [
     "loss_for_window",
     "padhye_throughput",
     "expected_throughput",
+    "chain_clamp_throughput",
 ]
 
 
@@ -233,3 +236,24 @@ def expected_throughput(time_at_hops: Any, throughput_at_hops: Any) -> Any:
     t, T = np.broadcast_arrays(t, T)
     with np.errstate(divide="ignore", invalid="ignore"):
         return _out(np.sum(t * T, axis=-1) / np.sum(t, axis=-1))
+
+
+def chain_clamp_throughput(W: Any, nodes: Any, scale: Any = 1.0) -> Any:
+    """Seed 004 §4 (Kawadia & Kumar): a closed migration process models a
+    linear chain of ``nodes`` nodes carrying one flow end to end, and its
+    throughput "is proportional to W/(W+N-1) where W is the congestion
+    window clamp" (N = ``nodes``, so N - 1 is the number of hops; the
+    details are in Kawadia's thesis, the paper's [12]).
+
+    Returns ``scale`` * W / (W + N - 1): the fraction of the chain's
+    saturation throughput with ``scale`` = 1, or a throughput in the unit
+    of ``scale``. The paper gives only the proportionality, so ``scale``
+    is the caller's (e.g. fitted to measured means). W > 0 (a clamp of
+    0, hoplab's "unclamped", has no value here) and N >= 2.
+    """
+    W, nodes, scale = (np.asarray(v, dtype=float) for v in (W, nodes, scale))
+    if np.any(W <= 0):
+        raise ValueError("the window clamp W must be > 0 (seed 004 §4)")
+    if np.any(nodes < 2):
+        raise ValueError("a chain has at least 2 nodes (seed 004 §4)")
+    return _out(scale * W / (W + nodes - 1.0))

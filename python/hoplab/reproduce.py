@@ -23,7 +23,9 @@ import pandas as pd
 
 from . import scenario
 from ._reference import seed000_testbed
-from ._resumable import ReproduceError, run_resumable
+from . import lab
+from ._lab_batch import run_grid
+from ._resumable import ReproduceError
 from ._table import text_table
 
 HOPS = (1, 2, 3, 4)
@@ -131,10 +133,14 @@ class Task:
 
 
 def run_task(task: Task) -> dict[str, Any]:
-    """Run one replica (in a worker process) and return its row."""
+    """Run one replica and return its row."""
     from ._run import run
 
-    res = run(task.scenario(), seed=task.seed)
+    return row_of(task, run(task.scenario(), seed=task.seed))
+
+
+def row_of(task: Task, res: Any) -> dict[str, Any]:
+    """The row of one replica from its result (a `Result` or a run read back from the store)."""
     f = res.flows.iloc[0]
     ev = res.route_events
     links = ev[ev["event"] == "link_broken"] if len(ev) else ev
@@ -155,11 +161,6 @@ def run_task(task: Task) -> dict[str, Any]:
     }
 
 
-def _row_key(row: dict[str, Any]) -> tuple:
-    return (int(row["hops"]), int(row["max_cwnd"]), int(row["seed"]), float(row["duration_s"]),
-            str(row["receiver"]), str(row["routing"]), float(row["cbr_kbps"]), float(row["if_range_m"]))
-
-
 def _describe(row: dict[str, Any]) -> str:
     extra = f", {row['routing']}" if row["routing"] != "static" else ""
     return (f"{row['scenario']} W={row['max_cwnd']} seed {row['seed']} ({row['receiver']}{extra}): "
@@ -167,11 +168,14 @@ def _describe(row: dict[str, Any]) -> str:
 
 
 def run_tasks(tasks: list[Task], *, out: Path | None = None, jobs: int = 2,
-              progress: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Run every task and return one row per run; with ``out``, resumable
-    through ``out/runs.sqlite`` (`_resumable.run_resumable`)."""
-    rows = run_resumable(tasks, run_task, columns=RUN_COLUMNS, row_key=_row_key, out=out, jobs=jobs,
-                         progress=progress, describe=_describe)
+              progress: Callable[[str], None] | None = None, name: str = "seed000") -> pd.DataFrame:
+    """Run every task and return one row per run, as a lab design through a
+    result store (with ``out``: ``out/store``, resumable; `_lab_batch`)."""
+    try:
+        rows = run_grid(tasks, row_of, name=name, columns=RUN_COLUMNS, out=out, jobs=jobs,
+                        progress=progress, describe=_describe)
+    except (lab.LabError, lab.StoreError) as e:
+        raise ReproduceError(str(e)) from None
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
     return df.sort_values(["routing", "if_range_m", "hops", "cbr_kbps", "max_cwnd", "seed"]).reset_index(drop=True)
 
@@ -198,7 +202,7 @@ def run_seed000(*, replicas: int = 5, duration: float = 120.0, receiver: str = D
                           hops=hops, cwnds=cwnds, udp=udp)
     for t in tasks[:1]:
         t.scenario()  # unknown names fail here, before any worker starts
-    return run_tasks(tasks, out=out, jobs=jobs, progress=progress)
+    return run_tasks(tasks, out=out, jobs=jobs, progress=progress, name=f"seed000-{receiver}-{routing}")
 
 
 def aggregate(runs: pd.DataFrame, metric: str, by: tuple[str, ...] = ("scenario", "max_cwnd")) -> pd.DataFrame:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
 import pandas as pd
 
+from ._lab_batch import run_grid
 from ._resources import example_text
 from ._run import run
 from ._table import text_table
@@ -34,17 +38,40 @@ BREAK_AFTER_S = 34.0  # E starts at 30 s and leaves D's 250 m at 35 s
 
 def base_scenario() -> dict[str, Any]:
     """The packaged examples/route_break.toml as a dict."""
+    return copy.deepcopy(_base())
+
+
+@lru_cache(maxsize=1)
+def _base() -> dict[str, Any]:
     return tomllib.loads(example_text("route_break"))
 
 
-def run_config(base: dict[str, Any], proto: str, preset: str, over: dict[str, Any], seed: int) -> dict[str, Any]:
-    s = copy.deepcopy(base)
-    s["routing"] = {"protocol": proto, "preset": preset, **({proto: over} if over else {})}
-    res = run(s, seed=seed)
+@dataclass(frozen=True)
+class Task:
+    """One replica of one configuration of CONFIGS."""
+
+    config: int  # index into CONFIGS
+    seed: int
+
+    @property
+    def label(self) -> str:
+        return CONFIGS[self.config][0]
+
+    def scenario(self) -> dict[str, Any]:
+        _, proto, preset, over, _, _ = CONFIGS[self.config]
+        s = copy.deepcopy(base_scenario())
+        s["routing"] = {"protocol": proto, "preset": preset, **({proto: over} if over else {})}
+        s["seed"] = self.seed
+        return s
+
+
+def row_of(task: Task, res: Any) -> dict[str, Any]:
+    """The row of one replica from its result (a `Result` or a run read back from the store)."""
     f = res.flows.iloc[0]
     o = outage(res, 0, BREAK_AFTER_S)
     return {
-        "seed": seed,
+        "config": task.label,
+        "seed": task.seed,
         "outage_s": o["outage_s"] if o else float("nan"),
         "new_path_hops": o["hops"] if o else 0,
         "new_path_at_s": o["new_path_s"] if o else float("nan"),
@@ -55,21 +82,40 @@ def run_config(base: dict[str, Any], proto: str, preset: str, over: dict[str, An
     }
 
 
+def run_config(base: dict[str, Any], proto: str, preset: str, over: dict[str, Any], seed: int) -> dict[str, Any]:
+    s = copy.deepcopy(base)
+    s["routing"] = {"protocol": proto, "preset": preset, **({proto: over} if over else {})}
+    i = next(i for i, c in enumerate(CONFIGS) if c[1:4] == (proto, preset, over))
+    row = row_of(Task(i, seed), run(s, seed=seed))
+    del row["config"]
+    return row
+
+
+COLUMNS = ["config", "seed", "outage_s", "new_path_hops", "new_path_at_s", "rto_time_s", "timeouts",
+           "throughput_kbps", "route_changes"]
+
+
 # A single run's outage depends on where the HELLO and TCP timers stand when
 # the link breaks and on false failures just before it; 20 seeds separate
 # the protocols' typical outages from that noise.
 DEFAULT_REPLICAS = 20
 
 
-def run_all(replicas: int, progress: Callable[[str], None]) -> pd.DataFrame:
-    base = base_scenario()
-    rows = []
-    for label, proto, preset, over, _, _ in CONFIGS:
-        for seed in range(1, replicas + 1):
-            r = run_config(base, proto, preset, over, seed)
-            rows.append({"config": label, **r})
-            progress(f"{label} seed {seed}: outage {r['outage_s']:.2f} s, RTO {r['rto_time_s']:.1f} s")
-    return pd.DataFrame(rows)
+def run_all(replicas: int, progress: Callable[[str], None], *, out: Path | None = None,
+            jobs: int = 1) -> pd.DataFrame:
+    """Every configuration x seeds 1..replicas, as a lab design through a
+    result store (with ``out``: ``out/store``, resumable; `_lab_batch`)."""
+    tasks = [Task(i, seed) for seed in range(1, replicas + 1) for i in range(len(CONFIGS))]
+
+    def describe(r: dict[str, Any]) -> str:
+        return f"{r['config']} seed {r['seed']}: outage {r['outage_s']:.2f} s, RTO {r['rto_time_s']:.1f} s"
+
+    rows = run_grid(tasks, row_of, name="seed003", columns=COLUMNS, out=out, jobs=jobs, progress=progress,
+                    describe=describe)
+    order = {c[0]: i for i, c in enumerate(CONFIGS)}
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    return df.sort_values(["config", "seed"], key=lambda c: c.map(order) if c.name == "config" else c,
+                          kind="stable").reset_index(drop=True)
 
 
 def report(runs: pd.DataFrame) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import tempfile
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -58,12 +57,12 @@ def run(design_dict: dict[str, Any], store: str | os.PathLike[str], *, jobs: int
 
 
 def reproduce(*, replicas: int = DEFAULT_REPLICAS, duration: float = DEFAULT_DURATION_S,
-              plots: list[str] | None = None, jobs: int = 2, out: Path | None = None,
+              plots: list[str] | None = None, jobs: int = 2, store: str | os.PathLike[str] | None = None,
               progress: bool | None = None) -> tuple[str, pd.DataFrame]:
-    """Run the design (in ``out``, or a temporary store) and return the
+    """Run the design (in ``store``, or a temporary store) and return the
     report and the per-run rows."""
     dd = design(replicas=replicas, duration=duration, plots=plots or list(PLOTS))
-    ctx = nullcontext(str(out)) if out is not None else tempfile.TemporaryDirectory(prefix="hoplab-seed004-")
-    with ctx as store:
-        runs = run(dd, store, jobs=jobs, progress=progress)
+    ctx = nullcontext(str(store)) if store is not None else tempfile.TemporaryDirectory(prefix="hoplab-seed004-")
+    with ctx as where:
+        runs = run(dd, where, jobs=jobs, progress=progress)
     return report(runs, replicas=replicas, duration=duration), runs

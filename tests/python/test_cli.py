@@ -117,7 +117,7 @@ def test_reproduce_seed000_smoke(tmp_path):
     udp = runs[runs["cbr_kbps"] > 0]
     assert len(udp) == 4 and (udp["hops"] == 3).all() and (udp["cbr_throughput_kbps"] > 0).all()
     assert (out / "summary.csv").is_file()
-    # a second invocation resumes from runs.csv instead of re-running
+    # a second invocation resumes from the store instead of re-running
     r2 = CliRunner().invoke(cli, ["reproduce", "seed000", "--replicas", "1", "--duration", "5",
                                   "--out", str(out)])
     assert r2.exit_code == 0
@@ -128,7 +128,11 @@ def test_reproduce_seed000_smoke(tmp_path):
                                   "linux", "--routing", "static", "--out", str(out)])
     assert r3.exit_code == 0, r3.output
     assert "reusing" not in r3.stderr and "Linux 2.6 receiver" in r3.stdout
-    assert len(pd.read_csv(out / "runs.csv")) == 40
+    # runs.csv is this reproduction's rows; the store keeps both sets of runs.
+    assert set(pd.read_csv(out / "runs.csv")["receiver"]) == {"linux"}
+    from hoplab import lab
+    assert len(lab.Store(out / "store").recorded()) == 40
+    assert set(lab.load(out / "store")["design"]) == {"seed000-ns2-aodv-hello", "seed000-linux-static"}
 
 
 def test_reproduce_seed000_routing_smoke(tmp_path):
@@ -224,3 +228,23 @@ def test_bench_ratio_and_verdict():
 def test_largest_component_bfs():
     pos = [(0, 0), (200, 0), (400, 0), (2000, 2000), (2100, 2000)]
     assert largest_component(pos, 250.0) == [0, 1, 2]
+
+
+def test_reproduce_seed003_through_the_store_with_a_plot(tmp_path):
+    out = tmp_path / "r3"
+    args = ["reproduce", "seed003", "--replicas", "1", "--out", str(out), "--plot", str(tmp_path / "fig.png")]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    assert "AODV-UU" in r.stdout and "OOLSR, TC 3 s, immediate" in r.stdout
+    assert (tmp_path / "fig.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(pd.read_csv(out / "runs.csv")) == 6
+    again = CliRunner().invoke(cli, args)  # everything comes from the store
+    assert again.exit_code == 0 and "reusing 6" in again.stderr and "0 runs to do" in again.stderr
+    assert again.stdout == r.stdout
+
+
+def test_reproduce_plot_errors():
+    r = CliRunner().invoke(cli, ["reproduce", "seed001", "--plot", "x.png"])
+    assert r.exit_code == 2 and "--plot applies to" in r.stderr
+    r = CliRunner().invoke(cli, ["reproduce", "seed000", "--plot", "x.gif"])
+    assert r.exit_code == 2 and "unknown output suffix .gif" in r.stderr

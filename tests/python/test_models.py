@@ -151,3 +151,22 @@ def test_seed002_expected_throughput():
     assert got == pytest.approx([600.0, 450.0])
     with pytest.raises(KeyError):
         m.expected_throughput({7: 1.0}, {1: 1.0})
+
+
+def test_seed004_chain_clamp_model():
+    # Seed 004 §4: throughput of an N-node chain proportional to W/(W+N-1).
+    # A 1-hop chain (N = 2) at W = 1 carries half its saturation rate; a
+    # 4-hop chain (N = 5) at W = 4 as well, at W = 12 three quarters.
+    assert m.chain_clamp_throughput(1, 2) == pytest.approx(0.5)
+    assert m.chain_clamp_throughput([4, 12], 5) == pytest.approx([0.5, 0.75])
+    assert m.chain_clamp_throughput(4, 5, scale=800.0) == pytest.approx(400.0)
+    # "the throughput quickly saturates as W is increased beyond a small
+    # multiple of N": within 10 % of saturation at W = 9 (N - 1) and above.
+    w = np.arange(1, 200)
+    t = m.chain_clamp_throughput(w, 7)
+    assert np.all(np.diff(t) > 0) and np.all(t < 1)
+    assert t[w == 54][0] == pytest.approx(0.9)
+    with pytest.raises(ValueError, match="W must be > 0"):
+        m.chain_clamp_throughput(0, 3)
+    with pytest.raises(ValueError, match="at least 2 nodes"):
+        m.chain_clamp_throughput(2, 1)

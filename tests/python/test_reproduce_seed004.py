@@ -162,9 +162,9 @@ def test_sack_changes_nothing_when_the_clamp_prevents_every_loss():
 
 
 def test_cli_runs_a_tiny_reproduction_and_prints_every_table(tmp_path):
-    store, fig = tmp_path / "store", tmp_path / "fig.png"
+    out_dir, fig = tmp_path / "out", tmp_path / "fig.png"
     args = ["reproduce", "seed004", "--replicas", "2", "--duration", "4", "--plots", "1hop,2by2", "--jobs", "1",
-            "--out", str(store), "--plot", str(fig)]
+            "--out", str(out_dir), "--plot", str(fig)]
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0, r.output
     out = r.stdout
@@ -174,22 +174,23 @@ def test_cli_runs_a_tiny_reproduction_and_prints_every_table(tmp_path):
     assert "Runs: 32." in out
     assert "(4.12)" in out and "(1.91)" in out  # the testbed's 1hop and 2by2 default throughput beside ours
     assert "{7, 3}" in out  # the paper's Table 4 subset for 1hop throughput
-    assert fig.stat().st_size > 0 and (store / "seed004_runs.csv").is_file()
-    runs = pd.read_csv(store / "seed004_runs.csv")
+    assert fig.stat().st_size > 0
+    runs = pd.read_csv(out_dir / "runs.csv")
     assert len(runs) == 32 and set(runs["plot"]) == {"1hop", "2by2"}
     # resumed from the store: the same numbers, nothing simulated again
     again = CliRunner().invoke(cli, args)
     assert again.exit_code == 0 and again.stdout == out
-    st = lab.status(store)
+    st = lab.status(out_dir / "store")
     assert st["runs"].tolist() == [32] and st["done"].tolist() == [32]
 
 
 @pytest.mark.parametrize("args, message", [
     (["reproduce", "seed004", "--plots", "7hop"], "--plots: unknown plot '7hop'"),
     (["reproduce", "seed000", "--plots", "1hop"], "--plots applies to seed004 only"),
-    (["reproduce", "seed004", "--plot", "x.gif"], "--plot: x.gif: the file name must end in .png, .svg or .pdf"),
+    (["reproduce", "seed004", "--plot", "x.gif"], "x.gif"),
 ])
 def test_cli_errors_are_one_line(args, message):
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 2
-    assert f"hoplab: error: {message}" in r.stderr or message in r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hoplab: error: ") and message in lines[0]

@@ -56,18 +56,29 @@ def _level_order(series: pd.Series) -> list:
     if isinstance(series.dtype, pd.CategoricalDtype):
         present = set(series.dropna().unique())
         return [c for c in series.cat.categories if c in present]
-    levels = list(pd.unique(series.dropna()))
+    # Plain Python scalars, so a subset prints as [1, 5] rather than [np.int64(1), ...].
+    levels = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(series.dropna())]
     try:
         return sorted(levels)
     except TypeError:
         return levels
 
 
+def column_list(df: pd.DataFrame, what: str, names) -> list:
+    """`names` (one column name or several) as a list, each checked to be a column of `df`."""
+    names = [names] if isinstance(names, str) else list(names)
+    if not names:
+        raise StatsInputError(f"{what}: give at least one column")
+    for name in names:
+        if name not in df.columns:
+            raise StatsInputError(f"{name}: no such column (columns: {', '.join(map(str, df.columns))})")
+    return names
+
+
 def numeric_column(df: pd.DataFrame, value: str) -> pd.Series:
     if not isinstance(df, pd.DataFrame):
         raise StatsInputError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    if value not in df.columns:
-        raise StatsInputError(f"{value}: no such column (columns: {', '.join(map(str, df.columns))})")
+    column_list(df, "value", value)
     col = df[value]
     if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)):
         raise StatsInputError(f"{value}: column is not numeric (dtype {col.dtype})")
@@ -82,8 +93,7 @@ def split(df: pd.DataFrame, value: str, group: str, *, min_n: int = 2,
     zero variance in every group, where every F statistic is 0/0.
     """
     col = numeric_column(df, value)
-    if group not in df.columns:
-        raise StatsInputError(f"{group}: no such column (columns: {', '.join(map(str, df.columns))})")
+    column_list(df, "group", group)
     keep = col.notna() & df[group].notna()
     frame = pd.DataFrame({"v": col[keep], "g": df[group][keep]})
     labels = _level_order(frame["g"])

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._groups import StatsInputError, numeric_column
+from ._groups import StatsInputError, column_list, numeric_column
 
 
 def describe(df: pd.DataFrame, value: str, by, confidence: float = 0.95) -> pd.DataFrame:
@@ -19,13 +19,8 @@ def describe(df: pd.DataFrame, value: str, by, confidence: float = 0.95) -> pd.D
     from ``scipy.stats.t`` — SPSS's "95% Confidence Interval for Mean". Missing values of `value`
     (failed runs) are dropped and not counted in `n`; a cell with one value has NaN std/sem/CI.
     """
-    by = [by] if isinstance(by, str) else list(by)
-    if not by:
-        raise StatsInputError("by: give at least one column to group by")
     col = numeric_column(df, value)
-    for b in by:
-        if b not in df.columns:
-            raise StatsInputError(f"{b}: no such column (columns: {', '.join(map(str, df.columns))})")
+    by = column_list(df, "by", by)
     if not 0 < confidence < 1:
         raise StatsInputError(f"confidence: must be between 0 and 1, got {confidence}")
     frame = df[by].copy()

@@ -6,7 +6,7 @@ import pandas as pd
 from statsmodels.formula.api import ols
 from statsmodels.stats.anova import anova_lm
 
-from ._groups import StatsInputError, numeric_column
+from ._groups import StatsInputError, column_list, numeric_column
 
 TYPES = {1: 1, 2: 2, 3: 3, "I": 1, "II": 2, "III": 3}
 
@@ -24,13 +24,8 @@ def factorial_anova(df: pd.DataFrame, value: str, factors: list[str], typ=2) -> 
     if typ not in TYPES:
         raise StatsInputError(f"typ: must be 1, 2 or 3 (or 'I', 'II', 'III'), got {typ!r}")
     typ = TYPES[typ]
-    factors = [factors] if isinstance(factors, str) else list(factors)
-    if not factors:
-        raise StatsInputError("factors: give at least one factor column")
     y = numeric_column(df, value)
-    for f in factors:
-        if f not in df.columns:
-            raise StatsInputError(f"{f}: no such column (columns: {', '.join(map(str, df.columns))})")
+    factors = column_list(df, "factors", factors)
     # Plain names in the formula: scenario fields such as tcp.max_cwnd are not identifiers.
     names = {f: f"f{i}" for i, f in enumerate(factors)}
     frame = pd.DataFrame({names[f]: df[f] for f in factors})

@@ -37,8 +37,9 @@ def dunnett_t3(df: pd.DataFrame, value: str, group: str) -> pd.DataFrame:
     ``scikit_posthocs.posthoc_dunnett_t3``: Welch t per pair referred to the studentized maximum
     modulus with k(k-1)/2 variates (Dunnett 1980); SPSS ONEWAY /POSTHOC=T3 ("Dunnett T3",
     seed 004's Table 5 bold entries); R ``PMCMRplus::dunnettT3Test``. scikit-posthocs rounds each
-    pair's Welch df to an integer as PMCMRplus does. Missing values dropped; degenerate input
-    raises ``StatsInputError`` as in `oneway`.
+    pair's Welch df to an integer as PMCMRplus does; whether SPSS rounds too is not stated in
+    its documentation we could find (for 10 values per group the rounding moves p in the third
+    digit). Missing values dropped; degenerate input raises ``StatsInputError`` as in `oneway`.
     """
     g = split(df, value, group)
     return _relabel(sp.posthoc_dunnett_t3(g.long(), val_col=value, group_col=group), g)
