@@ -20,8 +20,8 @@ __all__ = [
 ]
 
 # Table 1: treatment -> (clamp, sack, rts_off). "clamp" is the sender's
-# congestion window clamped to ceil(3n/2) segments for an n-hop flow (§2
-# item 1; Table 1's "3 * (# of hops / 2)" is the same number rounded up).
+# congestion window clamped to ceil(3n/2) segments for an n-hop flow (§2, finding
+# 1; Table 1's "3 * (# of hops / 2)" is the same number rounded up).
 TREATMENTS: dict[str, tuple[bool, bool, bool]] = {
     "0": (False, False, False),  # default: no clamp, SACK off, RTS/CTS on
     "1": (True, True, True),     # all = clamp + sack + rts_off
@@ -43,8 +43,10 @@ PLOTS: dict[str, tuple[int, int]] = {
 }
 
 DEFAULT_REPLICAS = 15  # §3.1: 15 runs per treatment and plot
-# §3.1 orders nothing explicitly, but its runs were spread over time; the
-# lab randomises the order of all 1,080 runs (a fixed seed: reproducible).
+# Run order: §3.3 takes the runs as independent, "each observation is
+# obtained from a new TCP connection at a different time"; the lab
+# randomises the order of all 1,080 runs (issue 11: "randomised (seed
+# 004)"), with a fixed seed so that the order is reproducible.
 ORDER_SEED = 4
 
 # Run length. The paper transfers "a huge file" whose size it does not
@@ -56,10 +58,10 @@ ORDER_SEED = 4
 # (issue 11 item 7; docs/BENCHMARKS.md).
 DEFAULT_DURATION_S = 180.0
 
-# §2 item 2: MTU 2276 B, "the maximum possible value for the Cisco 350
+# §2, setting 2: MTU 2276 B, "the maximum possible value for the Cisco 350
 # cards"; TCP's MSS is the MTU less the 20 B IP and 20 B TCP headers (no
 # TCP options are modelled). The 802.11 frame (2276 B + 28 B MAC header and
-# FCS = 2304 B) stays under the 2312 B fragmentation threshold of §2 item 3,
+# FCS = 2304 B) stays under the 2312 B fragmentation threshold of §2, setting 3,
 # so no frame is fragmented, as on the testbed.
 MTU_BYTES = 2276
 MSS_BYTES = MTU_BYTES - 40
@@ -74,7 +76,7 @@ RTS_ON_BYTES = 0
 # The receiver's advertised window. The paper does not give the socket
 # buffers, but states the mechanism its clamp treats: "the TCP congestion
 # window however grows far beyond this value, leading to excessive build-up
-# of queues at the intermediate nodes" (§2 item 1), limited by "the size of
+# of queues at the intermediate nodes" (§2, finding 1), limited by "the size of
 # the buffer ... 100 packets" (§4). That needs a window that never binds
 # before the buffers do, so the window is 4 MiB (Linux's tcp_rmem maximum
 # with window scaling, RFC 7323): far above one 100-packet buffer (228 KB)
@@ -88,13 +90,13 @@ RECEIVE_WINDOW_BYTES = 4 * 1024 * 1024
 # convention (seed 000): nodes 200 m apart under the default two-ray-ground
 # radio, 250 m transmission and 550 m carrier-sense range, so a node decodes
 # only its neighbours and senses nodes up to two hops away, as indoor cards
-# sense farther than they decode (§2 item 2 of the paper's list of
-# conclusions: "different carrier sensing and communication ranges").
+# sense farther than they decode (§2, finding 2: "different carrier
+# sensing and communication ranges").
 SPACING_M = 200.0
 
 
 def clamp(hops: int) -> int:
-    """ceil(3n/2) segments for an n-hop flow (§2 item 1)."""
+    """ceil(3n/2) segments for an n-hop flow (§2, finding 1)."""
     if hops < 1:
         raise ValueError("a flow has at least 1 hop")
     return (3 * hops + 1) // 2
@@ -109,12 +111,12 @@ def base_scenario(duration: float = DEFAULT_DURATION_S) -> dict[str, Any]:
         # placeholder topology and flow (the 1-hop plot); every plot sets both
         "topology": {"kind": "chain", "nodes": 2, "spacing_m": SPACING_M},
         "mac": {
-            # §2 item 4: 11 Mbit/s, no rate adaptation; RTS, CTS (and the
+            # §2, setting 4: 11 Mbit/s, no rate adaptation; RTS, CTS (and the
             # MAC ACK) at the 1 Mbit/s base rate, long PLCP preamble.
             "data_rate_mbps": 11.0,
             "basic_rate_mbps": 1.0,
             "rts_threshold_bytes": RTS_ON_BYTES,
-            # §2 item 1: "retry limit ... is set to 8": one limit for every
+            # §2, setting 1: "retry limit ... is set to 8": one limit for every
             # frame, so both the short and the long limit.
             "short_retry_limit": 8,
             "long_retry_limit": 8,
@@ -132,7 +134,7 @@ def base_scenario(duration: float = DEFAULT_DURATION_S) -> dict[str, Any]:
             # timer from 40 ms) are 2.4's in outline, closer to the testbed
             # than ns-2's receiver.
             "receiver": "linux",
-            # The clamp is on the sender's congestion window (§2 item 1:
+            # The clamp is on the sender's congestion window (§2, finding 1:
             # "a clamp on the sender congestion window").
             "clamp": "sender",
             "max_cwnd": 0,
