@@ -7,6 +7,7 @@
     hoplab reproduce seed000-routing [--replicas R] [--receiver ...] [--duration S] [--out DIR]
     hoplab reproduce seed003 [--replicas R]
     hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
+    hoplab reproduce seed004 [--replicas R] [--duration S] [--plots LIST] [--jobs N] [--out DIR] [--plot FILE]
     hoplab bench [--repeat N] [--markdown] [--memory]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
@@ -226,7 +227,7 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 
 
 @cli.command()
-@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed001", "seed003"]))
+@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed001", "seed003", "seed004"]))
 @click.option("--replicas", type=click.IntRange(1, 1000), default=None,
               help="Replicas per configuration (seeds 1..R). Default: 5 for seed000, as in the paper; "
                    "20 for seed003, whose outages vary too much from run to run for fewer; 5 for seed001.")
@@ -252,9 +253,11 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
               help="Worker processes.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the experiment's main figure into FILE (.png, .svg or .pdf).")
+@click.option("--plots", "plots_text", default=None, metavar="LIST",
+              help="seed004: plots to run, of 1hop..6hop, 2by2, 3by2, 4by2 [default: all].")
 def reproduce(experiment: str, replicas: int | None, receiver: str | None, routing: str | None,
               duration: float | None, hops_text: str | None, schemes_text: str | None, only_text: str | None,
-              out_dir: Path | None, jobs: int, plot_path: Path | None) -> None:
+              out_dir: Path | None, jobs: int, plot_path: Path | None, plots_text: str | None = None) -> None:
     """Reproduce a seed paper's experiment.
 
     seed000: throughput and retransmission index vs. maximum cwnd (2, 3, 4,
@@ -274,6 +277,12 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     chains of Fig. 9 (1 and 4 flows: TCP static and DSR, FeW, ADTCP at
     alpha 1 and 0.01) and Fig. 12 (2 flows, TCP and TCP-ECN at alpha 1 and
     0.01), as tables beside the paper's numbers and stated gains.
+
+    seed004: Kawadia & Kumar's 8 treatments (window clamp, RTS/CTS off,
+    SACK and their combinations) x 9 plots (1-6 hop chains, 2by2/3by2/4by2
+    crossing flows) x 15 runs of 180 s as a lab design, printed as Tables
+    2-5 beside the testbed's, with a verdict per finding; --plot draws the
+    paper's Figure 2.
     """
     from . import _io, reproduce as rp
 
@@ -288,10 +297,16 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
             raise HoplabError(f"{opt} applies to seed000 and seed000-routing only")
     if experiment == "seed000-routing" and routing is not None:
         raise HoplabError("--routing applies to seed000 only (seed000-routing runs every routing)")
+    if plots_text is not None and experiment != "seed004":
+        raise HoplabError("--plots applies to seed004 only")
     receiver = receiver or "ns2"
     routing = routing or "aodv-hello"
     if plot_path is not None:
         _check_plot_path(plot_path, experiment)
+    if experiment == "seed004":
+        from .cli_seed004 import reproduce_seed004
+        reproduce_seed004(replicas, duration, plots_text, out_dir, jobs, plot_path)
+        return
     if experiment == "seed001":
         _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
         return
@@ -346,7 +361,7 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
         click.echo(f"\nper-run rows: {out_dir / 'runs.csv'}; summary: {out_dir / name}")
 
 
-PLOTTED = ("seed000", "seed000-routing", "seed003")
+PLOTTED = ("seed000", "seed000-routing", "seed003", "seed004")
 
 
 def _check_plot_path(path: Path, experiment: str) -> None:
