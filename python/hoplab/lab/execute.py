@@ -110,13 +110,19 @@ class LocalBackend:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self.stopped = False
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_pool._init_worker, initargs=(os.getpid(),))
 
+    def _stop(self, fs: list[Future]) -> None:
+        self.stopped = True  # workers terminated: waiting on the pool could hang
+        _pool._stop(self.pool, fs)
+
     def map_unordered(self, payloads: Iterable[tuple[str, str, int]]) -> Iterator[dict[str, Any]]:
-        return _drive(self.pool, payloads, 2 * self.jobs, lambda fs: _pool._stop(self.pool, fs))
+        return _drive(self.pool, payloads, 2 * self.jobs, self._stop)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=True)
+        if not self.stopped:
+            self.pool.shutdown(wait=True)
 
 
 class DaskBackend:
