@@ -17,10 +17,12 @@ limit="${1:-30m}"
 cd "$here"
 log="$(mktemp "${TMPDIR:-/tmp}/hoplab-fuzz.XXXXXX")"
 trap 'rm -f "$log"' EXIT
-# Job control on: without it bash starts background commands with SIGINT ignored.
-set -m
-HOPLAB_FUZZ=long nice -n "${HOPLAB_FUZZ_NICE:-19}" .venv/bin/python -m pytest -q -x \
-    tests/python/test_fuzz_scenarios.py -p no:cacheprovider >"$log" 2>&1 &
+# A shell without job control (a script, nohup, setsid) starts background
+# commands with SIGINT ignored, and Python then never sees Ctrl-C: reset it to
+# the default before exec.
+HOPLAB_FUZZ=long nice -n "${HOPLAB_FUZZ_NICE:-19}" python3 -c \
+    'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+    .venv/bin/python -m pytest -q -x tests/python/test_fuzz_scenarios.py -p no:cacheprovider >"$log" 2>&1 &
 pid=$!
 secs="$(python3 -c 'import sys; v=sys.argv[1]; m={"s":1,"m":60,"h":3600}; print(int(float(v[:-1])*m[v[-1]]) if v[-1] in m else int(v))' "$limit")"
 end=$((SECONDS + secs))
