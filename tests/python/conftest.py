@@ -5,11 +5,19 @@ particular numbers."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+# A test run started in the background by a shell without job control (nohup,
+# setsid, some CI runners) inherits SIGINT ignored, and so would every hoplab
+# process the tests start and interrupt. With Python's handler installed here,
+# children start with the default disposition (exec resets handlers).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
