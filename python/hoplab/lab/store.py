@@ -36,6 +36,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import pandas as pd
 
+from ..manifest import _sha256
 from ..result import SCHEMA
 
 __all__ = ["Store", "StoreError", "STORE_FILE"]
@@ -88,14 +89,6 @@ CREATE INDEX IF NOT EXISTS design_runs_key ON design_runs(key);
 
 class StoreError(RuntimeError):
     """A store that cannot be opened or read (names the path)."""
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def parquet_bytes(df: pd.DataFrame) -> bytes:
