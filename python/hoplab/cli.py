@@ -247,8 +247,8 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 @click.option("--only", "only_text", default=None, metavar="LIST",
               help="seed001: experiments to run, of table1, fig9, fig12 [default: all].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Keep every run in the lab store DIR/store (a later call resumes from it; seed001: "
-                   "DIR/runs.sqlite); DIR/runs.csv is this reproduction's rows, DIR/summary.csv its summary.")
+              help="Keep every run in the lab store DIR/store (a later call resumes from it); "
+                   "DIR/runs.csv is this reproduction's rows, DIR/summary.csv its summary.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Worker processes.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -52,7 +52,9 @@ import pandas as pd
 from . import scenario
 from ._resources import data_frame
 from ._table import text_table
-from ._resumable import ReproduceError, run_resumable
+from . import lab
+from ._lab_batch import run_grid
+from ._resumable import ReproduceError
 
 # Seed 001 §3.1: 2 Mbps, two-ray ground, transmission range 250 m, carrier
 # sensing range 550 m, interference range 550 m. The rest of the MAC is
@@ -174,10 +176,14 @@ def time_average_cwnd(ts: pd.DataFrame, flow: int, start: float, end: float) -> 
 
 
 def run_task(task: Task) -> dict[str, Any]:
-    """Run one configuration (in a worker process) and return its row."""
+    """Run one configuration and return its row."""
     from ._run import run
 
-    res = run(task.scenario(), seed=task.seed)
+    return row_of(task, run(task.scenario(), seed=task.seed))
+
+
+def row_of(task: Task, res: Any) -> dict[str, Any]:
+    """The row of one run from its result (a `Result` or a run read back from the store)."""
     f = res.flows
     ev = res.route_events
     broken = ev[ev["event"] == "link_broken"]
@@ -310,11 +316,6 @@ def check_schemes(tasks: Iterable[Task]) -> None:
             + "\nRebuild hoplab with those features, or choose the curves with --schemes (e.g. --schemes tcp).")
 
 
-def _row_key(row: dict[str, Any]) -> tuple:
-    return (str(row["topology"]), int(row["hops"]), int(row["flows"]), str(row["routing"]), str(row["scheme"]),
-            int(row["seed"]), float(row["duration_s"]))
-
-
 def _describe(row: dict[str, Any]) -> str:
     return (f"{row['topology']} {row['hops']}-hop {row['flows']} flow(s) {row['routing']} {row['scheme']} "
             f"seed {row['seed']}: {row['throughput_kbps']:.1f} kbit/s, {row['route_changes']} route changes, "
@@ -323,13 +324,15 @@ def _describe(row: dict[str, Any]) -> str:
 
 def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
                 progress: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Run every task of ``plan`` and return one row per run; with ``out``,
-    resumable through ``out/runs.sqlite`` (`_resumable.run_resumable`)."""
+    """Run every task of ``plan`` and return one row per run, as a lab design
+    through a result store (with ``out``: ``out/store``, resumable; `_lab_batch`)."""
     tasks = plan.tasks()
     check_schemes(tasks)
-    rows = run_resumable(tasks, run_task, columns=RUN_COLUMNS, row_key=_row_key, out=out, jobs=jobs,
-                         progress=progress, describe=_describe, str_columns=("event_hash", "flow_kbps"),
-                         name="seed001")
+    try:
+        rows = run_grid(tasks, row_of, name="seed001", columns=RUN_COLUMNS, out=out, jobs=jobs,
+                        progress=progress, describe=_describe)
+    except (lab.LabError, lab.StoreError, ValueError) as e:
+        raise ReproduceError(str(e)) from None
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
     return df.sort_values(["topology", "flows", "hops", "routing", "scheme", "seed"]).reset_index(drop=True)
 
