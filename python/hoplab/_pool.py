@@ -1,10 +1,10 @@
-"""Worker processes for `reproduce` that stop when asked and never outlive
-their parent.
+"""Worker processes (the lab's local backend, `lab/execute.py`) that stop
+when asked and never outlive their parent.
 
 - Ctrl-C reaches the whole process group. Workers ignore SIGINT; the parent
   gets KeyboardInterrupt, cancels the futures not started and terminates the
-  workers, so nothing that remains is computed (finished runs were already
-  written by the caller's `finished`).
+  workers (`_stop`), so nothing that remains is computed (finished runs were
+  already recorded).
 - On Linux each worker asks the kernel for SIGKILL when its parent dies
   (prctl(PR_SET_PDEATHSIG), which also covers a SIGKILL of the parent); a
   daemon thread that polls the parent pid every 0.5 s is the fallback on
@@ -19,8 +19,8 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from typing import Any, Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Sequence
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -54,19 +54,3 @@ def _stop(pool: ProcessPoolExecutor, futures: Sequence[Future]) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         p.join(timeout=5)
-
-
-def run_in_pool(tasks: Sequence[Any], run_task: Callable[[Any], dict[str, Any]], jobs: int,
-                finished: Callable[[int, dict[str, Any]], None]) -> None:
-    """Run `run_task` over `tasks` in `jobs` processes, calling `finished(i, row)`
-    in the parent as each ends; on any exception (Ctrl-C included) stop the
-    rest and re-raise."""
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(os.getpid(),))
-    futures = [pool.submit(run_task, t) for t in tasks]
-    try:
-        for i, fut in enumerate(as_completed(futures), 1):
-            finished(i, fut.result())
-    except BaseException:
-        _stop(pool, futures)
-        raise
-    pool.shutdown(wait=True)
