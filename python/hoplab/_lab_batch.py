@@ -54,8 +54,8 @@ def run_grid(tasks: Sequence[Any], row_of: Callable[[Any, Any], dict[str, Any]],
              progress: Callable[[str], None] | None, describe: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
     """Run every task through a store and return one row per task
     (``row_of(task, result_like)``)."""
-    design = lab.Design.from_dict(_design(tasks, name)[0])
-    _, by_cell = _design(tasks, name)
+    spec, by_cell = _design(tasks, name)
+    design = lab.Design.from_dict(spec)
     runs = design.expand()
     task_of = {r.key: by_cell[(r.cell["config"], r.seed)] for r in runs}
     tmp = None

@@ -91,7 +91,6 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
             return out.sort_values(["design", "idx"]).drop(columns="idx").reset_index(drop=True)
         if table == "flows":
             flows = st.query("SELECT * FROM flows")
-            flows = _typed(flows, SCHEMA["flows"])
             out = runs.merge(flows, on="key", how="left")
             out = out.sort_values(["design", "idx", "flow"], na_position="first")
             out = _typed(out.drop(columns="idx").reset_index(drop=True), SCHEMA["flows"])

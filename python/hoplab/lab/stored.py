@@ -42,18 +42,25 @@ class StoredRun:
         raise AttributeError(name)
 
 
+class _OutcomeRun:
+    """A just-finished run's outcome with a `Result`'s attributes; each table
+    is decoded from its Parquet bytes only when asked for."""
+
+    def __init__(self, outcome: Mapping[str, Any]) -> None:
+        info = outcome.get("info", {})
+        self.info = {**info, "wall_s": info.get("wall_s", outcome.get("wall_s"))}
+        self.flows = outcome["flows"] if outcome.get("flows") is not None else _frame("flows", {})
+        self._blobs: Mapping[str, bytes] = outcome.get("tables", {})
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        if name not in TABLES:
+            raise AttributeError(name)
+        blob = self._blobs.get(name)
+        df = _frame(name, dict(pd.read_parquet(io.BytesIO(blob))) if blob is not None else {})
+        setattr(self, name, df)  # later reads find the attribute and skip __getattr__
+        return df
+
+
 def outcome_run(outcome: Mapping[str, Any]) -> Any:
     """A just-finished run's outcome (`execute.run_payload`) as a Result-like object."""
-
-    class _Run:
-        pass
-
-    r = _Run()
-    r.info = {**outcome.get("info", {}), "wall_s": outcome.get("info", {}).get("wall_s", outcome.get("wall_s"))}
-    r.flows = outcome["flows"] if outcome.get("flows") is not None else _frame("flows", {})
-    blobs = outcome.get("tables", {})
-    for t in TABLES:
-        if t != "flows":
-            df = pd.read_parquet(io.BytesIO(blobs[t])) if t in blobs else pd.DataFrame()
-            setattr(r, t, _frame(t, dict(df)))
-    return r
+    return _OutcomeRun(outcome)
