@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn moves_in_steps_and_stops_at_the_target() {
-        let sc = Mobility { step_m: 1.0, legs: vec![L { node: 0, at: 2.0, to: [10.0, 0.0], speed: 5.0 }] };
+        let sc = Mobility { step_m: 1.0, legs: vec![L { node: 0, at: 2.0, to: [10.0, 0.0], speed: 5.0 }], ..Mobility::default() };
         let mut m = Mover::from_scenario(&sc, 1).remove(0);
         let v = run(&mut m, 100.0);
         assert_eq!(v.first().unwrap().0, 2.0);
@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn later_leg_supersedes_and_starts_from_current_position() {
         let legs = vec![L { node: 0, at: 0.0, to: [100.0, 0.0], speed: 10.0 }, L { node: 0, at: 1.0, to: [10.0, 10.0], speed: 10.0 }];
-        let mut m = Mover::from_scenario(&Mobility { step_m: 1.0, legs }, 1).remove(0);
+        let mut m = Mover::from_scenario(&Mobility { step_m: 1.0, legs, ..Mobility::default() }, 1).remove(0);
         let v = run(&mut m, 100.0);
         let (t, p) = *v.last().unwrap();
         assert_eq!(p, (10.0, 10.0));
