@@ -1,6 +1,6 @@
 """Child process of `hoplab bench`: run one named scenario, print one JSON line.
 
-    python -m hoplab._bench_one chain4|grid7|rand200|grid7-dsr|rand200-aodv|rand200-olsr|grid7-dsr-sack|grid7-dsr-few
+    python -m hoplab._bench_one NAME   (a key of hoplab.bench.SCENARIOS)
 """
 
 from __future__ import annotations

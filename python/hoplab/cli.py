@@ -419,12 +419,19 @@ def _reproduce_seed001(replicas: int | None, duration: float | None, hops_text: 
 @click.option("--markdown", is_flag=True, help="Print a markdown table (for docs/BENCHMARKS.md).")
 @click.option("--memory", is_flag=True, help="Peak memory of a 36,000 s 1-hop run instead (target < 150 MB).")
 @click.option("--lab", "lab_", is_flag=True, help="The lab's overhead per run (store + processes) against bare runs.")
-def bench(repeat: int, markdown: bool, memory: bool, lab_: bool) -> None:
+@click.option("--only", "only", multiple=True, metavar="NAME",
+              help="Run only these scenarios (repeatable), e.g. --only mobile150-aodv.")
+def bench(repeat: int, markdown: bool, memory: bool, lab_: bool, only: tuple[str, ...]) -> None:
     """Time fixed scenarios, each in a fresh process (4-hop chain, 7x7 grid,
     200 random nodes with static routing; the grid with DSR, the 200 nodes
-    with AODV and with OLSR) and report events, wall time, events/s and peak
-    memory against the targets (routing: <= 3x the static run)."""
+    with AODV and with OLSR; seed 001's 150 mobile nodes and a 1,000-node
+    version with AODV and DSR) and report events, wall time, events/s and
+    peak memory against the targets (routing: <= 3x the static run)."""
     from . import bench as b
+
+    unknown = [n for n in only if n not in b.SCENARIOS]
+    if unknown:
+        raise HoplabError(f"--only: unknown scenario {unknown[0]!r} (one of {', '.join(b.SCENARIOS)})")
 
     if lab_:
         from . import bench_lab as bl
@@ -438,7 +445,7 @@ def bench(repeat: int, markdown: bool, memory: bool, lab_: bool) -> None:
             raise HoplabError(str(e)) from None
         return
     try:
-        rows = b.run_bench(repeat=repeat, progress=lambda m: click.echo(m, err=True))
+        rows = b.run_bench(repeat=repeat, progress=lambda m: click.echo(m, err=True), names=only or None)
     except RuntimeError as e:
         raise HoplabError(str(e)) from None
     click.echo(b.table(rows, markdown=markdown))

@@ -13,6 +13,7 @@ A results directory holds::
     paths.csv        seconds each flow direction spent at each path length
     outages.csv      no-route periods at sources and delivery gaps at destinations
     trace.csv        with `[output] trace = true`: every frame sent and received, every drop
+    movement.csv     every node's initial position (time 0, speed 0), then every leg it started
     scenario.toml    the scenario that was run (scenario.json for a dict)
     MANIFEST.json    each file's size and SHA-256, written last (hoplab/manifest.py)
 
@@ -40,7 +41,8 @@ __all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
 READ_CSV_KW: dict[str, Any] = (
     {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
 
-TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace")
+TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
+          "movement")
 
 # Column order and dtype of every table (mirrors crates/hoplab-sim/src/results.rs).
 SCHEMA: dict[str, dict[str, Any]] = {
@@ -139,6 +141,18 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "tcp_seq": "int64",
         "reason": str,
     },
+    # One row per leg a node started, scripted or random waypoint: from (x, y)
+    # toward (to_x, to_y) at speed_mps; each node's initial position is a row
+    # at time 0 with speed 0 (what an ns-2 movement file needs).
+    "movement": {
+        "node": "int64",
+        "time_s": "float64",
+        "x": "float64",
+        "y": "float64",
+        "to_x": "float64",
+        "to_y": "float64",
+        "speed_mps": "float64",
+    },
 }
 
 
@@ -182,7 +196,7 @@ class Result:
 
     Attributes: ``info`` (dict), and DataFrames ``flows``, ``nodes``,
     ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths``,
-    ``outages`` and ``trace`` (see the module docstring).
+    ``outages``, ``trace`` and ``movement`` (see the module docstring).
     """
 
     flows: pd.DataFrame
@@ -194,6 +208,7 @@ class Result:
     paths: pd.DataFrame
     outages: pd.DataFrame
     trace: pd.DataFrame
+    movement: pd.DataFrame
 
     def __init__(
         self,

@@ -3,7 +3,7 @@
 //! No model logic lives here; `python/hoplab` turns the columns into pandas
 //! DataFrames.
 
-use hoplab_sim::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
+use hoplab_sim::results::{DropRow, FlowRow, MovementRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
 use hoplab_sim::trace::TraceRow;
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
@@ -141,6 +141,18 @@ fn outages_dict<'py>(py: Python<'py>, rows: &[OutageRow]) -> PyResult<Bound<'py,
     Ok(d)
 }
 
+fn movement_dict<'py>(py: Python<'py>, rows: &[MovementRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, node);
+    column!(d, rows, time_s);
+    column!(d, rows, x);
+    column!(d, rows, y);
+    column!(d, rows, to_x);
+    column!(d, rows, to_y);
+    column!(d, rows, speed_mps);
+    Ok(d)
+}
+
 fn nodes_dict<'py>(py: Python<'py>, rows: &[NodeRow]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     column!(d, rows, node);
@@ -209,6 +221,7 @@ fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyD
     d.set_item("paths", paths_dict(py, &out.paths)?)?;
     d.set_item("outages", outages_dict(py, &out.outages)?)?;
     d.set_item("trace", trace_dict(py, &out.trace)?)?;
+    d.set_item("movement", movement_dict(py, &out.movement)?)?;
     Ok(d)
 }
 

@@ -42,6 +42,9 @@ const BYTES_PER_LINK: f64 = 32.0;
 const BYTES_PER_SAMPLE: f64 = 96.0;
 /// Bytes per trace row kept when `output.trace` is on.
 const BYTES_PER_TRACE_ROW: f64 = 120.0;
+/// Bytes per random-waypoint leg: the leg, its start record and its
+/// `movement` row on the way to Python.
+const BYTES_PER_LEG: f64 = 200.0;
 /// Bytes of header MAC + IP + transport add to a payload.
 const HEADER_BYTES: f64 = 60.0;
 
@@ -230,13 +233,28 @@ pub fn estimate(sc: &Scenario) -> Cost {
 
     // Mobility: a position update every step_m of movement, as if every leg
     // moved at once.
-    let moving: f64 = sc.mobility.legs.iter().map(|l| l.speed).sum();
+    let mut moving: f64 = sc.mobility.legs.iter().map(|l| l.speed).sum();
+    let mut legs_per_s = 0.0;
+    if sc.mobility.model == crate::scenario::MobilityModel::Waypoint {
+        // Random waypoint: every node, always moving at the mean leg speed
+        // (an upper bound: pauses and the slower stationary mean only lower it),
+        // plus one update and one movement row per leg (E[L] / v + pause each).
+        let m = &sc.mobility;
+        let v = (m.speed_min_mps + m.speed_max_mps) / 2.0;
+        moving += n * v;
+        let leg_s = crate::mobility::waypoint::mean_distance(ext.0, ext.1) / v.max(1e-9) + m.pause_s;
+        legs_per_s = n / leg_s.max(1e-9);
+        c.rates.push(Term { field: "mobility.speed_max_mps".into(), value: legs_per_s * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a larger area, slower speeds or a longer pause_s".into() });
+    }
     if moving > 0.0 {
         c.rates.push(Term { field: "mobility.step_m".into(), value: moving / sc.mobility.step_m * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a coarser step_m (1 m is the default)".into() });
     }
 
     // Memory.
     c.memory.push(Term { field: "topology".into(), value: n * BYTES_PER_NODE, hint: "use fewer nodes".into() });
+    if legs_per_s > 0.0 {
+        c.memory.push(Term { field: "mobility.speed_max_mps".into(), value: legs_per_s * sc.duration * BYTES_PER_LEG, hint: "use a larger area, slower speeds, a longer pause_s or a shorter duration_s".into() });
+    }
     let transmitters = if dynamic { n } else { (hops_total + sc.flows.len() as f64).min(n) };
     c.memory.push(Term { field: "topology".into(), value: transmitters * nb_cs * BYTES_PER_LINK, hint: "use fewer nodes, a larger area or shorter radio ranges".into() });
     if !dynamic && !sc.flows.is_empty() {

@@ -212,4 +212,22 @@ pub struct RunOutput {
     pub outages: Vec<OutageRow>,
     /// `[output] trace`: every frame sent and received, every drop.
     pub trace: Vec<crate::trace::TraceRow>,
+    /// Every node's initial position, then every leg as it started.
+    pub movement: Vec<MovementRow>,
+}
+
+/// One leg a node started (scripted or random waypoint): at `time_s`, from
+/// (`x`, `y`) toward (`to_x`, `to_y`) at `speed_mps`, in a straight line; it
+/// stops there (or where the next leg starts). Each node's initial position
+/// is a row at time 0 with speed 0. Enough to write an ns-2 movement file
+/// (`$node_(i) set X_`, `$ns_ at t "$node_(i) setdest x y v"`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MovementRow {
+    pub node: u32,
+    pub time_s: f64,
+    pub x: f64,
+    pub y: f64,
+    pub to_x: f64,
+    pub to_y: f64,
+    pub speed_mps: f64,
 }

@@ -379,11 +379,32 @@ pub struct Mobility {
     /// A moving node's position is updated every time it has moved this far.
     pub step_m: f64,
     pub legs: Vec<Leg>,
+    /// How nodes move: scripted `legs` (default) or random waypoint.
+    pub model: MobilityModel,
+    /// Random waypoint: leg speeds uniform in [speed_min_mps, speed_max_mps]
+    /// (ns-2 setdest; seed 002 uses [0.9 v, 1.1 v]).
+    pub speed_min_mps: f64,
+    pub speed_max_mps: f64,
+    /// Random waypoint: pause at each waypoint (and, as in setdest, at the start).
+    pub pause_s: f64,
+    /// Random waypoint: start in the stationary distribution (Navidi & Camp 2004).
+    pub steady_state: bool,
+}
+
+/// `mobility.model`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MobilityModel {
+    /// Scripted `[[mobility.legs]]`.
+    #[default]
+    Legs,
+    /// Random waypoint in the `topology.width_m` x `height_m` area (mobility/waypoint.rs).
+    Waypoint,
 }
 
 impl Default for Mobility {
     fn default() -> Self {
-        Mobility { step_m: 1.0, legs: Vec::new() }
+        Mobility { step_m: 1.0, legs: Vec::new(), model: MobilityModel::Legs, speed_min_mps: 0.0, speed_max_mps: 10.0, pause_s: 0.0, steady_state: false }
     }
 }
 
@@ -730,6 +751,28 @@ impl Scenario {
                 return err(format!("{p}.at_s"), format!("legs of node {} must be listed in time order", l.node));
             }
             last_at[l.node as usize] = l.at;
+        }
+        self.validate_waypoint()
+    }
+
+    /// Random waypoint needs an area and a speed range (mobility/waypoint.rs).
+    fn validate_waypoint(&self) -> Result<(), ScenarioError> {
+        let m = &self.mobility;
+        if m.model != MobilityModel::Waypoint {
+            return Ok(());
+        }
+        if !matches!(self.topology, Topology::Random { .. }) {
+            return err("mobility.model", "\"waypoint\" needs topology.kind = \"random\": its area is topology.width_m x height_m");
+        }
+        if !m.legs.is_empty() {
+            return err("mobility.legs", "scripted legs need mobility.model = \"legs\", not \"waypoint\"");
+        }
+        if m.speed_max_mps < m.speed_min_mps || m.speed_max_mps <= 0.0 {
+            return err("mobility.speed_max_mps", format!("{} m/s must be positive and at least speed_min_mps ({} m/s)", m.speed_max_mps, m.speed_min_mps));
+        }
+        if m.steady_state && m.speed_min_mps <= 0.0 {
+            // Navidi & Camp 2004; Yoon, Liu & Noble 2003: E[1/V] is infinite.
+            return err("mobility.speed_min_mps", "steady_state needs a positive minimum speed: with 0 the stationary speed density (proportional to 1/v) does not exist and the mean speed decays to 0");
         }
         Ok(())
     }

@@ -65,7 +65,9 @@ pub fn positions(t: &Topology, seed: u64) -> Vec<(f64, f64)> {
 
 impl World {
     pub fn new(sc: &Scenario, seed: u64) -> World {
-        let pos = positions(&sc.topology, seed);
+        let mut pos = positions(&sc.topology, seed);
+        // Random waypoint's steady-state start moves the initial positions.
+        let movers = Mover::for_world(&sc.mobility, &sc.topology, &mut pos, seed);
         let n = pos.len();
         let params = RadioParams::from_config(&sc.radio);
         let (rx_threshold, capture) = (params.rx_threshold, params.capture_ratio);
@@ -139,7 +141,7 @@ impl World {
             hash: 0xcbf2_9ce4_8422_2325,
             scenario: sc.clone(),
             seed,
-            movers: Mover::from_scenario(&sc.mobility, n),
+            movers,
         };
         for (i, m) in w.movers.iter().enumerate() {
             if let Some(t) = m.next_update(SimTime::ZERO) {
@@ -329,7 +331,9 @@ impl World {
         }
         let (overhead, route_events, paths, outages) = self.routing_tables();
         let trace = trace::merge(self.nodes.iter_mut().filter_map(|n| n.trace.take()).map(|t| t.rows).collect());
+        let movement = crate::mobility::movement_rows(&self.movers);
         RunOutput {
+            movement,
             trace,
             overhead,
             route_events,

@@ -260,6 +260,11 @@ pub const FIELDS: &[Field] = &[
     d(n("mobility.legs[].at_s", "float", S, RUN_TIME, "our choice", "start of the leg"), "required"),
     d(n("mobility.legs[].to[]", "[x, y] floats", "m", COORD, "our choice", "destination"), "required"),
     d(n("mobility.legs[].speed_mps", "float", "m/s", Range::closed(0.001, 1000.0, "1 mm/s to 1 km/s: from a crawl to beyond any aircraft at low altitude"), "our choice", "speed"), "required"),
+    o("mobility.model", "\"legs\" | \"waypoint\"", "our choice; waypoint: ns-2 setdest", "scripted legs or random waypoint in the topology.width_m x height_m area (topology.kind = \"random\")"),
+    n("mobility.speed_min_mps", "float", "m/s", Range::closed(0.0, 1000.0, "0 (setdest's original minimum) to 1 km/s"), "ns-2 setdest -m (seed 001: 0; seed 002: 0.9 v)", "waypoint: lowest leg speed"),
+    n("mobility.speed_max_mps", "float", "m/s", Range::closed(0.001, 1000.0, "1 mm/s to 1 km/s: from a crawl to beyond any aircraft at low altitude"), "ns-2 setdest -M (seed 001: 10; seed 002: 1.1 v)", "waypoint: highest leg speed"),
+    n("mobility.pause_s", "float", S, RUN_TIME, "ns-2 setdest -p (seeds 001, 002: 0)", "waypoint: pause at each waypoint and at the start"),
+    o("mobility.steady_state", "bool", "Navidi & Camp 2004 (needs speed_min_mps > 0)", "waypoint: start in the stationary distribution of position, speed and pause"),
     // --- tcp (flows[].tcp has the same fields) ---
     o("tcp.variant", "\"tahoe\" | \"reno\" | \"new_reno\" | \"sack\" | \"vegas\"", "seeds", "TCP variant"),
     n("tcp.mss_bytes", "integer", "bytes", Range::closed(MIN_MSS as f64, 65_495.0, "RFC 791: every host accepts 68-byte datagrams (28 bytes of payload); 65495 = 65535 - 40 header bytes"), "seed 000 §3 (1460)", "segment payload"),
