@@ -13,6 +13,9 @@ A results directory holds::
     paths.csv        seconds each flow direction spent at each path length
     outages.csv      no-route periods at sources and delivery gaps at destinations
     trace.csv        with `[output] trace = true`: every frame sent and received, every drop
+    downloads.csv    per download of a www flow: start, end (last byte ACKed), bytes, completed
+    oracle_paths.csv seconds each flow's shortest path in the true topology had each hop count
+                     (0: no path), while the flow was active (seed 002 Eq. 1's t_i)
     scenario.toml    the scenario that was run (scenario.json for a dict)
     MANIFEST.json    each file's size and SHA-256, written last (hoplab/manifest.py)
 
@@ -40,7 +43,8 @@ __all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
 READ_CSV_KW: dict[str, Any] = (
     {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
 
-TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace")
+TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
+          "downloads", "oracle_paths")
 
 # Column order and dtype of every table (mirrors crates/hoplab-sim/src/results.rs).
 SCHEMA: dict[str, dict[str, Any]] = {
@@ -79,6 +83,8 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "delay_mean_ms": "float64",
         "delay_std_ms": "float64",
         "jitter_ms": "float64",
+        "completion_s": "float64",
+        "transfer_throughput_kbps": "float64",
     },
     "nodes": {
         "node": "int64",
@@ -139,6 +145,15 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "tcp_seq": "int64",
         "reason": str,
     },
+    "downloads": {
+        "flow": "int64",
+        "download": "int64",
+        "start_s": "float64",
+        "end_s": "float64",
+        "bytes": "int64",
+        "completed": "bool",
+    },
+    "oracle_paths": {"flow": "int64", "hops": "int64", "time_s": "float64"},
 }
 
 
@@ -182,7 +197,8 @@ class Result:
 
     Attributes: ``info`` (dict), and DataFrames ``flows``, ``nodes``,
     ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths``,
-    ``outages`` and ``trace`` (see the module docstring).
+    ``outages``, ``trace``, ``downloads`` and ``oracle_paths`` (see the
+    module docstring).
     """
 
     flows: pd.DataFrame
@@ -194,6 +210,8 @@ class Result:
     paths: pd.DataFrame
     outages: pd.DataFrame
     trace: pd.DataFrame
+    downloads: pd.DataFrame
+    oracle_paths: pd.DataFrame
 
     def __init__(
         self,
@@ -300,6 +318,13 @@ class Result:
             if (d / f"scenario.{ext}").exists():
                 text, fmt = (d / f"scenario.{ext}").read_text(), ext
         return cls(info, *(frames[t] for t in TABLES), scenario_text=text, scenario_format=fmt)
+
+    def expected(self, chain_kbps: Mapping[int, float]) -> pd.DataFrame:
+        """The flows with seed 002's ``expected_throughput_kbps`` (Eq. 1 over
+        the oracle table, ``chain_kbps`` = {hops: T_i}) and
+        ``fraction_of_expected`` appended (`hoplab.expected.with_expected`)."""
+        from .expected import with_expected
+        return with_expected(self, chain_kbps)
 
     # ---------------------------------------------------------------- display
     def flows_table(self) -> str:
