@@ -115,12 +115,13 @@ fn pieces(rows: &[MoveRow], n: usize, end: f64) -> Vec<Vec<Piece>> {
         .collect()
 }
 
-/// Link changes between `a` and `b` over their pieces: (time, up) after the
-/// state at time 0, which is returned first.
+/// Whether `a` and `b` are linked at their first common instant, and the
+/// link changes after it: (time, up).
 fn crossings(pa: &[Piece], pb: &[Piece], range: f64) -> (bool, Vec<(f64, bool)>) {
     let r2 = range * range;
     let (mut i, mut j) = (0, 0);
     let mut state = None;
+    let mut first = None;
     let mut out = Vec::new();
     while i < pa.len() && j < pb.len() {
         let (a, b) = (pa[i], pb[j]);
@@ -134,6 +135,7 @@ fn crossings(pa: &[Piece], pb: &[Piece], range: f64) -> (bool, Vec<(f64, bool)>)
             let c = r.0 * r.0 + r.1 * r.1 - r2;
             let inside_now = c <= r2 * 1e-12;
             let s = *state.get_or_insert(inside_now);
+            first.get_or_insert(inside_now);
             let mut cur = s;
             if cur != inside_now {
                 out.push((t0, inside_now)); // float drift at a piece boundary
@@ -162,7 +164,7 @@ fn crossings(pa: &[Piece], pb: &[Piece], range: f64) -> (bool, Vec<(f64, bool)>)
             j += 1;
         }
     }
-    (state.unwrap_or(false), out)
+    (first.unwrap_or(false), out)
 }
 
 /// A flow's active window and ends.
