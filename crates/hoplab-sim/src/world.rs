@@ -273,20 +273,8 @@ impl World {
                         row.transfer_throughput_kbps = b as f64 * 8.0 / (row.completion_s - row.start_s) / 1e3;
                     }
                     row.bytes_delivered = k.bytes_delivered;
-                    row.packets_sent = s.segments_sent;
-                    row.retransmissions = s.retransmissions;
-                    row.packets_received = k.segments_unique;
-                    row.retransmission_index = pct(s.retransmissions, k.segments_unique);
-                    row.loss_rate = ratio(s.retransmissions, s.segments_sent);
-                    row.rtt_samples = s.rtt_samples;
-                    (row.rtt_mean_ms, row.rtt_std_ms) = mean_std_ms(s.rtt_samples, s.rtt_sum_s, s.rtt_sum_sq_s);
-                    row.timeouts = s.timeouts;
-                    row.fast_retransmits = s.fast_retransmits;
-                    row.ecn_reductions = s.ecn_reductions;
-                    row.stream_errors = k.stream_errors;
+                    tcp_counters(&mut row, &s, k.segments_unique, k.stream_errors);
                     row.rto_time_s = src.sender.rto_time_until(self.end);
-                    row.elfn_events = s.elfn_events;
-                    row.probes = s.probes;
                     row.standby_s = src.sender.standby_time_until(self.end);
                     [row.adtcp_congestion, row.adtcp_channel_error, row.adtcp_route_change, row.adtcp_disconnection] = s.adtcp_reactions;
                     for t in src.sender.take_trace() {
@@ -327,19 +315,7 @@ impl World {
                         row.transfer_throughput_kbps = total as f64 * 8.0 / (row.end_s - row.start_s) / 1e3;
                     }
                     row.bytes_delivered = bytes;
-                    row.packets_sent = s.segments_sent;
-                    row.retransmissions = s.retransmissions;
-                    row.packets_received = segments;
-                    row.retransmission_index = pct(s.retransmissions, segments);
-                    row.loss_rate = ratio(s.retransmissions, s.segments_sent);
-                    row.rtt_samples = s.rtt_samples;
-                    (row.rtt_mean_ms, row.rtt_std_ms) = mean_std_ms(s.rtt_samples, s.rtt_sum_s, s.rtt_sum_sq_s);
-                    row.timeouts = s.timeouts;
-                    row.fast_retransmits = s.fast_retransmits;
-                    row.ecn_reductions = s.ecn_reductions;
-                    row.stream_errors = stream_errors;
-                    row.elfn_events = s.elfn_events;
-                    row.probes = s.probes;
+                    tcp_counters(&mut row, &s, segments, stream_errors);
                     for (k, d) in src.downloads.iter().enumerate() {
                         downloads.push(DownloadRow {
                             flow,
@@ -472,6 +448,24 @@ impl World {
         outages.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.flow.cmp(&b.flow)));
         (overhead, events, paths, outages)
     }
+}
+
+/// A TCP flow's sender counters `s` and its receiver's distinct segments
+/// and stream errors on its row (ftp and www flows).
+fn tcp_counters(row: &mut FlowRow, s: &crate::tcp::SenderStats, received: u64, stream_errors: u64) {
+    row.packets_sent = s.segments_sent;
+    row.retransmissions = s.retransmissions;
+    row.packets_received = received;
+    row.retransmission_index = pct(s.retransmissions, received);
+    row.loss_rate = ratio(s.retransmissions, s.segments_sent);
+    row.rtt_samples = s.rtt_samples;
+    (row.rtt_mean_ms, row.rtt_std_ms) = mean_std_ms(s.rtt_samples, s.rtt_sum_s, s.rtt_sum_sq_s);
+    row.timeouts = s.timeouts;
+    row.fast_retransmits = s.fast_retransmits;
+    row.ecn_reductions = s.ecn_reductions;
+    row.stream_errors = stream_errors;
+    row.elfn_events = s.elfn_events;
+    row.probes = s.probes;
 }
 
 /// The random stream of flow `flow`'s application (on-off periods, www
