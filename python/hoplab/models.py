@@ -215,9 +215,10 @@ def expected_throughput(time_at_hops: Any, throughput_at_hops: Any) -> Any:
     over hop counts (leading axes broadcast: several connections at once).
     The result is in the unit of ``throughput_at_hops``.
 
-    Note that seed 002's t_i counts the *shortest* path; hoplab's ``paths``
-    table records the path *in use*, which equals it only while the routing
-    protocol finds the shortest path.
+    Note that seed 002's t_i counts the *shortest* path: a run's
+    ``oracle_paths`` table has it (the true topology's hop counts over
+    time, 0 = no path, whose T is 0); the ``paths`` table records the path
+    *in use*. `hoplab.expected.with_expected` applies this to every flow.
     """
     if isinstance(time_at_hops, Mapping):
         if not isinstance(throughput_at_hops, Mapping):

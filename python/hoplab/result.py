@@ -14,6 +14,9 @@ A results directory holds::
     outages.csv      no-route periods at sources and delivery gaps at destinations
     trace.csv        with `[output] trace = true`: every frame sent and received, every drop
     movement.csv     every node's initial position (time 0, speed 0), then every leg it started
+    downloads.csv    per download of a www flow: start, end (last byte ACKed), bytes, completed
+    oracle_paths.csv seconds each flow's shortest path in the true topology had each hop count
+                     (0: no path), while the flow was active (seed 002 Eq. 1's t_i)
     scenario.toml    the scenario that was run (scenario.json for a dict)
     MANIFEST.json    each file's size and SHA-256, written last (hoplab/manifest.py)
 
@@ -42,7 +45,7 @@ READ_CSV_KW: dict[str, Any] = (
     {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
 
 TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
-          "movement")
+          "movement", "downloads", "oracle_paths")
 
 # Column order and dtype of every table (mirrors crates/hoplab-sim/src/results.rs).
 SCHEMA: dict[str, dict[str, Any]] = {
@@ -81,6 +84,8 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "delay_mean_ms": "float64",
         "delay_std_ms": "float64",
         "jitter_ms": "float64",
+        "completion_s": "float64",
+        "transfer_throughput_kbps": "float64",
     },
     "nodes": {
         "node": "int64",
@@ -153,6 +158,15 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "to_y": "float64",
         "speed_mps": "float64",
     },
+    "downloads": {
+        "flow": "int64",
+        "download": "int64",
+        "start_s": "float64",
+        "end_s": "float64",
+        "bytes": "int64",
+        "completed": "bool",
+    },
+    "oracle_paths": {"flow": "int64", "hops": "int64", "time_s": "float64"},
 }
 
 
@@ -196,7 +210,8 @@ class Result:
 
     Attributes: ``info`` (dict), and DataFrames ``flows``, ``nodes``,
     ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths``,
-    ``outages``, ``trace`` and ``movement`` (see the module docstring).
+    ``outages``, ``trace``, ``movement``, ``downloads`` and
+    ``oracle_paths`` (see the module docstring).
     """
 
     flows: pd.DataFrame
@@ -209,6 +224,8 @@ class Result:
     outages: pd.DataFrame
     trace: pd.DataFrame
     movement: pd.DataFrame
+    downloads: pd.DataFrame
+    oracle_paths: pd.DataFrame
 
     def __init__(
         self,
@@ -315,6 +332,13 @@ class Result:
             if (d / f"scenario.{ext}").exists():
                 text, fmt = (d / f"scenario.{ext}").read_text(), ext
         return cls(info, *(frames[t] for t in TABLES), scenario_text=text, scenario_format=fmt)
+
+    def expected(self, chain_kbps: Mapping[int, float]) -> pd.DataFrame:
+        """The flows with seed 002's ``expected_throughput_kbps`` (Eq. 1 over
+        the oracle table, ``chain_kbps`` = {hops: T_i}) and
+        ``fraction_of_expected`` appended (`hoplab.expected.with_expected`)."""
+        from .expected import with_expected
+        return with_expected(self, chain_kbps)
 
     # ---------------------------------------------------------------- display
     def flows_table(self) -> str:

@@ -3,7 +3,7 @@
 //! No model logic lives here; `python/hoplab` turns the columns into pandas
 //! DataFrames.
 
-use hoplab_sim::results::{DropRow, FlowRow, MovementRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
+use hoplab_sim::results::{DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
 use hoplab_sim::trace::TraceRow;
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
@@ -97,6 +97,27 @@ fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyD
     column!(d, rows, delay_mean_ms);
     column!(d, rows, delay_std_ms);
     column!(d, rows, jitter_ms);
+    column!(d, rows, completion_s);
+    column!(d, rows, transfer_throughput_kbps);
+    Ok(d)
+}
+
+fn downloads_dict<'py>(py: Python<'py>, rows: &[DownloadRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, flow);
+    column!(d, rows, download);
+    column!(d, rows, start_s);
+    column!(d, rows, end_s);
+    column!(d, rows, bytes);
+    column!(d, rows, completed);
+    Ok(d)
+}
+
+fn oracle_paths_dict<'py>(py: Python<'py>, rows: &[OraclePathRow]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    column!(d, rows, flow);
+    column!(d, rows, hops);
+    column!(d, rows, time_s);
     Ok(d)
 }
 
@@ -222,6 +243,8 @@ fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyD
     d.set_item("outages", outages_dict(py, &out.outages)?)?;
     d.set_item("trace", trace_dict(py, &out.trace)?)?;
     d.set_item("movement", movement_dict(py, &out.movement)?)?;
+    d.set_item("downloads", downloads_dict(py, &out.downloads)?)?;
+    d.set_item("oracle_paths", oracle_paths_dict(py, &out.oracle_paths)?)?;
     Ok(d)
 }
 

@@ -187,7 +187,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
     let per_flow_cap = (all_domains / sc.flows.len().max(1) as f64).max(1.0);
     for (i, f) in sc.flows.iter().enumerate() {
         let p = format!("flows[{i}]");
-        let tcp = (f.kind == FlowKind::Ftp).then(|| TcpConfig::from_params(&f.tcp.or(&sc.tcp)));
+        let tcp = matches!(f.kind, FlowKind::Ftp | FlowKind::Www).then(|| TcpConfig::from_params(&f.tcp.or(&sc.tcp)));
         let payload = match &tcp {
             Some(cfg) => cfg.mss as f64,
             None => f.packet_size.unwrap_or(512) as f64,
@@ -202,6 +202,9 @@ pub fn estimate(sc: &Scenario) -> Cost {
         let domains = (hops * tx / (tx + cs)).ceil().max(1.0).min(per_flow_cap);
         hops_total += hops;
         let mut rate = domains * frames / exchange.max(1e-9) * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs);
+        // An on-off CBR source sends at rate_kbps while on, so its full
+        // rate bounds it; a www flow is priced as FTP (its think times only
+        // pause it, and its own timer fires once per download).
         if f.kind == FlowKind::Cbr {
             let pps = f.rate_kbps.unwrap_or(0.0) * 1e3 / 8.0 / payload;
             // The source's own timer fires once per packet, queue or no queue.

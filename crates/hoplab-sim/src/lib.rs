@@ -11,6 +11,7 @@ pub mod measure;
 pub mod mobility;
 pub mod net;
 pub mod node;
+pub mod oracle;
 pub mod phy;
 pub mod queue;
 pub mod results;

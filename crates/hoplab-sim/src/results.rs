@@ -76,6 +76,14 @@ pub struct FlowRow {
     /// datagrams most; `delay_std_ms` describes the whole run). NaN for
     /// FTP flows and before two datagrams arrived.
     pub jitter_ms: f64,
+    /// A finite transfer (ftp with `bytes`, or a www session whose every
+    /// download finished): when its last byte was acknowledged at the
+    /// sender; NaN otherwise (seed 002 §7.1).
+    pub completion_s: f64,
+    /// Seed 002 §7.1's throughput, "the time to acknowledge a given amount
+    /// of payload": bytes / (completion_s - start_s), kbit/s; NaN when not
+    /// completed.
+    pub transfer_throughput_kbps: f64,
 }
 
 /// Rows are equal when every field is, NaN included (a flow without an RTT
@@ -137,6 +145,29 @@ pub struct OutageRow {
     pub kind: &'static str,
     pub start_s: f64,
     pub end_s: f64,
+}
+
+/// One download of a www flow (app/www.rs), as the server saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DownloadRow {
+    pub flow: u32,
+    /// 0, 1, ... in the session's order.
+    pub download: u32,
+    pub start_s: f64,
+    /// When its last byte was acknowledged; the flow's stop or the run's
+    /// end if it was not.
+    pub end_s: f64,
+    pub bytes: u64,
+    pub completed: bool,
+}
+
+/// Seconds a flow's shortest path in the true topology had `hops` hops
+/// while the flow was active; 0 hops: no path (oracle.rs; seed 002 Eq. 1's t_i).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OraclePathRow {
+    pub flow: u32,
+    pub hops: u32,
+    pub time_s: f64,
 }
 
 /// One row per node.
@@ -214,6 +245,10 @@ pub struct RunOutput {
     pub trace: Vec<crate::trace::TraceRow>,
     /// Every node's initial position, then every leg as it started.
     pub movement: Vec<MovementRow>,
+    /// Per download of every www flow.
+    pub downloads: Vec<DownloadRow>,
+    /// The shortest-path oracle (oracle.rs).
+    pub oracle_paths: Vec<OraclePathRow>,
 }
 
 /// One leg a node started (scripted or random waypoint): at `time_s`, from
@@ -221,7 +256,7 @@ pub struct RunOutput {
 /// stops there (or where the next leg starts). Each node's initial position
 /// is a row at time 0 with speed 0. Enough to write an ns-2 movement file
 /// (`$node_(i) set X_`, `$ns_ at t "$node_(i) setdest x y v"`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MovementRow {
     pub node: u32,
     pub time_s: f64,

@@ -536,8 +536,21 @@ impl TcpParams {
 pub enum FlowKind {
     /// FTP over TCP: infinite, or `bytes` long.
     Ftp,
-    /// Constant bit rate over UDP.
+    /// Constant bit rate over UDP; on-off with `on_s`/`off_s` (app/onoff.rs).
     Cbr,
+    /// Seed 002 §8.6's WWW client (Abrahamsson & Ahlgren): `src` serves,
+    /// `dst` browses; a new TCP transfer per download (app/www.rs).
+    Www,
+}
+
+/// How on-off periods are drawn (ns-2 `Application/Traffic/Exponential`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnOffDistribution {
+    /// Exponential on and off periods with means `on_s`, `off_s` (ns-2 Exponential).
+    Exponential,
+    /// Every on period `on_s`, every off period `off_s`.
+    Fixed,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -562,6 +575,22 @@ pub struct Flow {
     /// FTP: TCP parameters overriding the scenario's `[tcp]`.
     #[serde(default)]
     pub tcp: TcpParams,
+    /// CBR on-off source: mean (or fixed) on period, s; with `off_s`.
+    pub on_s: Option<f64>,
+    /// CBR on-off source: mean (or fixed) off period, s; with `on_s`.
+    pub off_s: Option<f64>,
+    /// CBR on-off source: how periods are drawn (default exponential).
+    pub distribution: Option<OnOffDistribution>,
+    /// WWW: most downloads in the session (seed 002 §8.6: 15).
+    pub downloads: Option<u32>,
+    /// WWW: Pareto shape of the think time (app/www.rs documents the choice).
+    pub think_shape: Option<f64>,
+    /// WWW: Pareto scale (smallest think time), s.
+    pub think_scale_s: Option<f64>,
+    /// WWW: median download size, bytes (seed 002 §8.7: 7145).
+    pub size_median_bytes: Option<f64>,
+    /// WWW: lognormal sigma of the download size (of ln bytes).
+    pub size_sigma: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -718,7 +747,27 @@ impl Scenario {
                 return err(format!("{p}.stop_s"), format!("{stop} s must be after start_s ({} s)", f.start));
             }
         }
+        let onoff = f.on_s.is_some() || f.off_s.is_some() || f.distribution.is_some();
+        let www = f.downloads.is_some() || f.think_shape.is_some() || f.think_scale_s.is_some() || f.size_median_bytes.is_some() || f.size_sigma.is_some();
+        if onoff && f.kind != FlowKind::Cbr {
+            return err(p, "on_s, off_s and distribution apply to cbr flows only");
+        }
+        if onoff && (f.on_s.is_none() || f.off_s.is_none()) {
+            return err(format!("{p}.{}", if f.on_s.is_none() { "on_s" } else { "off_s" }), "an on-off source needs both on_s and off_s");
+        }
+        if www && f.kind != FlowKind::Www {
+            return err(p, "downloads, think_shape, think_scale_s, size_median_bytes and size_sigma apply to www flows only");
+        }
         match f.kind {
+            FlowKind::Www => {
+                if f.rate_kbps.is_some() || f.packet_size.is_some() || f.bytes.is_some() {
+                    return err(p, "rate_kbps, packet_size_bytes and bytes do not apply to www flows (sizes are drawn per download)");
+                }
+                validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_windows(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+            }
             FlowKind::Ftp => {
                 if f.rate_kbps.is_some() || f.packet_size.is_some() {
                     return err(p, "rate_kbps and packet_size_bytes apply to cbr flows, not ftp");

@@ -1,7 +1,7 @@
 //! The world: nodes, channel, event queue and frames on the air; building it
 //! from a scenario, the run loop, and collecting the results.
 
-use crate::app::{cbr, ftp, Agent};
+use crate::app::{cbr, ftp, onoff, www, Agent};
 use crate::control::{Cancelled, Checker, RunControl, CHECK_EVERY};
 use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacConfig};
@@ -13,7 +13,7 @@ use crate::node::{Ctx, Node};
 use crate::phy::{Channel, Radio, RadioParams};
 use crate::queue::EventQueue;
 use crate::net::DropReason;
-use crate::results::{DropRow, FlowRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries};
+use crate::results::{DownloadRow, DropRow, FlowRow, OraclePathRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries};
 use crate::rng::{Purpose, Stream};
 use crate::queue::Phase;
 use crate::scenario::{ArpKind, FlowKind, RoutingConfig, Scenario, Topology};
@@ -103,8 +103,19 @@ impl World {
                 FlowKind::Cbr => {
                     let size = f.packet_size.unwrap_or(512);
                     let rate = f.rate_kbps.expect("validated");
-                    agents[f.src as usize].push(Agent::Cbr(cbr::CbrSource::new(flow, f.dst, size, rate, start, stop.unwrap_or(end).min(end))));
+                    let mut src = cbr::CbrSource::new(flow, f.dst, size, rate, start, stop.unwrap_or(end).min(end));
+                    if let (Some(on), Some(off)) = (f.on_s, f.off_s) {
+                        let dist = f.distribution.unwrap_or(crate::scenario::OnOffDistribution::Exponential);
+                        src = src.with_onoff(onoff::OnOff::new(on, off, dist, app_stream(seed, flow)));
+                    }
+                    agents[f.src as usize].push(Agent::Cbr(src));
                     agents[f.dst as usize].push(Agent::UdpSink(cbr::UdpSink::new(flow, f.src)));
+                }
+                FlowKind::Www => {
+                    let cfg = TcpConfig::from_params(&f.tcp.or(&sc.tcp));
+                    let params = www::WwwParams::from_flow(f);
+                    agents[f.src as usize].push(Agent::WwwServer(Box::new(www::WwwServer::new(flow, f.dst, &cfg, params, app_stream(seed, flow), start, stop))));
+                    agents[f.dst as usize].push(Agent::WwwClient(www::WwwClient::new(flow, f.src, &cfg)));
                 }
             }
         }
@@ -236,12 +247,13 @@ impl World {
             }
         }
         let mut flows = Vec::new();
+        let mut downloads = Vec::new();
         let mut ts = TimeSeries::default();
         for (i, f) in self.scenario.flows.iter().enumerate() {
             let flow = i as u32;
             let find = |n: NodeId| self.nodes[n as usize].agents.iter().position(|a| a.flow() == flow).unwrap();
             let (si, di) = (find(f.src), find(f.dst));
-            let mut row = FlowRow { flow, src: f.src, dst: f.dst, start_s: f.start, ..FlowRow::default() };
+            let mut row = FlowRow { flow, src: f.src, dst: f.dst, start_s: f.start, completion_s: f64::NAN, transfer_throughput_kbps: f64::NAN, ..FlowRow::default() };
             let stop_s = f.stop.unwrap_or(end_s).min(end_s);
             let (a, b) = (f.src.min(f.dst) as usize, f.src.max(f.dst) as usize);
             let (lo, hi) = self.nodes.split_at_mut(b);
@@ -254,21 +266,13 @@ impl World {
                     (row.delay_mean_ms, row.delay_std_ms, row.jitter_ms) = (f64::NAN, f64::NAN, f64::NAN);
                     row.end_s = s.done_at.map_or(stop_s, |t| t.as_secs_f64().min(stop_s));
                     row.completed = s.done_at.is_some();
+                    if let (Some(t), Some(b)) = (s.done_at, f.bytes) {
+                        row.completion_s = t.as_secs_f64();
+                        row.transfer_throughput_kbps = b as f64 * 8.0 / (row.completion_s - row.start_s) / 1e3;
+                    }
                     row.bytes_delivered = k.bytes_delivered;
-                    row.packets_sent = s.segments_sent;
-                    row.retransmissions = s.retransmissions;
-                    row.packets_received = k.segments_unique;
-                    row.retransmission_index = pct(s.retransmissions, k.segments_unique);
-                    row.loss_rate = ratio(s.retransmissions, s.segments_sent);
-                    row.rtt_samples = s.rtt_samples;
-                    (row.rtt_mean_ms, row.rtt_std_ms) = mean_std_ms(s.rtt_samples, s.rtt_sum_s, s.rtt_sum_sq_s);
-                    row.timeouts = s.timeouts;
-                    row.fast_retransmits = s.fast_retransmits;
-                    row.ecn_reductions = s.ecn_reductions;
-                    row.stream_errors = k.stream_errors;
+                    tcp_counters(&mut row, &s, k.segments_unique, k.stream_errors);
                     row.rto_time_s = src.sender.rto_time_until(self.end);
-                    row.elfn_events = s.elfn_events;
-                    row.probes = s.probes;
                     row.standby_s = src.sender.standby_time_until(self.end);
                     [row.adtcp_congestion, row.adtcp_channel_error, row.adtcp_route_change, row.adtcp_disconnection] = s.adtcp_reactions;
                     for t in src.sender.take_trace() {
@@ -292,6 +296,33 @@ impl World {
                     row.loss_rate = 1.0 - ratio(dst.received, src.sent).min(1.0);
                     if src.sent == 0 {
                         row.loss_rate = 0.0;
+                    }
+                }
+                (Agent::WwwServer(src), Agent::WwwClient(dst)) => {
+                    let s = src.totals();
+                    let (bytes, segments, stream_errors) = dst.totals();
+                    row.kind = "www";
+                    (row.delay_mean_ms, row.delay_std_ms, row.jitter_ms) = (f64::NAN, f64::NAN, f64::NAN);
+                    let max = www::WwwParams::from_flow(f).downloads as usize;
+                    let last_end = src.downloads.last().and_then(|d| d.end);
+                    row.completed = src.downloads.len() == max && last_end.is_some();
+                    row.end_s = if row.completed { last_end.map_or(stop_s, |t| t.as_secs_f64()) } else { stop_s };
+                    if row.completed {
+                        row.completion_s = row.end_s;
+                        let total: u64 = src.downloads.iter().map(|d| d.bytes).sum();
+                        row.transfer_throughput_kbps = total as f64 * 8.0 / (row.end_s - row.start_s) / 1e3;
+                    }
+                    row.bytes_delivered = bytes;
+                    tcp_counters(&mut row, &s, segments, stream_errors);
+                    for (k, d) in src.downloads.iter().enumerate() {
+                        downloads.push(DownloadRow {
+                            flow,
+                            download: k as u32,
+                            start_s: d.start.as_secs_f64(),
+                            end_s: d.end.map_or(stop_s, |t| t.as_secs_f64()),
+                            bytes: d.bytes,
+                            completed: d.end.is_some(),
+                        });
                     }
                 }
                 _ => unreachable!("flow endpoints are built in pairs"),
@@ -330,8 +361,14 @@ impl World {
             }
         }
         let (overhead, route_events, paths, outages) = self.routing_tables();
-        let trace = trace::merge(self.nodes.iter_mut().filter_map(|n| n.trace.take()).map(|t| t.rows).collect());
+        let windows: Vec<_> = flows.iter().map(|r| crate::oracle::Window { flow: r.flow, src: r.src, dst: r.dst, start_s: r.start_s, end_s: r.end_s }).collect();
+        // The oracle replays the movement exactly as the nodes made it (scripted legs and random waypoint alike).
         let movement = crate::mobility::movement_rows(&self.movers);
+        let oracle_paths = crate::oracle::paths(&movement, &self.channel, &windows, end_s)
+            .into_iter()
+            .map(|r| OraclePathRow { flow: r.flow, hops: r.hops, time_s: r.time_s })
+            .collect();
+        let trace = trace::merge(self.nodes.iter_mut().filter_map(|n| n.trace.take()).map(|t| t.rows).collect());
         RunOutput {
             movement,
             trace,
@@ -352,6 +389,8 @@ impl World {
             nodes,
             drops,
             timeseries: ts,
+            downloads,
+            oracle_paths,
         }
     }
 }
@@ -409,6 +448,30 @@ impl World {
         outages.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.flow.cmp(&b.flow)));
         (overhead, events, paths, outages)
     }
+}
+
+/// A TCP flow's sender counters `s` and its receiver's distinct segments
+/// and stream errors on its row (ftp and www flows).
+fn tcp_counters(row: &mut FlowRow, s: &crate::tcp::SenderStats, received: u64, stream_errors: u64) {
+    row.packets_sent = s.segments_sent;
+    row.retransmissions = s.retransmissions;
+    row.packets_received = received;
+    row.retransmission_index = pct(s.retransmissions, received);
+    row.loss_rate = ratio(s.retransmissions, s.segments_sent);
+    row.rtt_samples = s.rtt_samples;
+    (row.rtt_mean_ms, row.rtt_std_ms) = mean_std_ms(s.rtt_samples, s.rtt_sum_s, s.rtt_sum_sq_s);
+    row.timeouts = s.timeouts;
+    row.fast_retransmits = s.fast_retransmits;
+    row.ecn_reductions = s.ecn_reductions;
+    row.stream_errors = stream_errors;
+    row.elfn_events = s.elfn_events;
+    row.probes = s.probes;
+}
+
+/// The random stream of flow `flow`'s application (on-off periods, www
+/// draws): its own stream, apart from every node's (crate::rng).
+fn app_stream(seed: u64, flow: u32) -> Stream {
+    Stream::new(seed, 0x8000_0000 | flow, Purpose::App)
 }
 
 fn ratio(a: u64, b: u64) -> f64 {

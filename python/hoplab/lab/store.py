@@ -45,7 +45,8 @@ STORE_FILE = "store.sqlite"
 FORMAT_VERSION = 1
 # Tables kept per run besides flows (which live in SQLite); the frame trace
 # only when the scenario asked for it (`[output] trace = true`).
-RUN_TABLES = ("nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace")
+RUN_TABLES = ("nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
+              "movement", "downloads", "oracle_paths")
 
 _SQL_TYPE = {"int64": "INTEGER", "float64": "REAL", "bool": "INTEGER", str: "TEXT"}
 FLOW_COLUMNS = list(SCHEMA["flows"])
@@ -149,6 +150,11 @@ class Store:
                     self.db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT_VERSION),))
                 elif row[0] != str(FORMAT_VERSION):
                     raise StoreError(f"{self.path}: store format {row[0]}, this hoplab reads {FORMAT_VERSION}")
+                # Flows columns appended since the store was made (a NULL in old rows).
+                have = {r[1] for r in self.db.execute("PRAGMA table_info(flows)")}
+                for c, t in SCHEMA["flows"].items():
+                    if c not in have:
+                        self.db.execute(f'ALTER TABLE flows ADD COLUMN "{c}" {_SQL_TYPE[t]}')
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable store ({e})") from None
 

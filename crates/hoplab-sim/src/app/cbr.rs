@@ -1,5 +1,6 @@
 //! Constant bit rate over UDP (ns-2 `Application/Traffic/CBR`, no jitter):
-//! one datagram of `size` payload bytes every size·8/rate seconds.
+//! one datagram of `size` payload bytes every size·8/rate seconds; with
+//! `on_s`/`off_s`, only during on periods (app/onoff.rs).
 
 use std::collections::VecDeque;
 
@@ -15,17 +16,30 @@ pub struct CbrSource {
     pub next_at: Option<SimTime>,
     due: u32,
     pub sent: u64,
+    /// On-off periods, when the flow has them.
+    onoff: Option<super::onoff::OnOff>,
 }
 
 impl CbrSource {
     pub fn new(flow: u32, dst: NodeId, size: u32, rate_kbps: f64, start: SimTime, stop: SimTime) -> CbrSource {
         let interval = Dur::from_secs_f64(size as f64 * 8.0 / (rate_kbps * 1000.0)).max(Dur(1));
-        CbrSource { flow, dst, size, interval, stop, next_at: Some(start), due: 0, sent: 0 }
+        CbrSource { flow, dst, size, interval, stop, next_at: Some(start), due: 0, sent: 0, onoff: None }
+    }
+
+    /// Send only during on periods (app/onoff.rs); the first starts at `start`.
+    pub fn with_onoff(mut self, mut o: super::onoff::OnOff) -> CbrSource {
+        o.start(self.interval);
+        self.onoff = Some(o);
+        self
     }
 
     pub fn handle_timer(&mut self, now: SimTime) {
         self.due += 1;
-        let next = now + self.interval;
+        let gap = match self.onoff.as_mut() {
+            Some(o) => o.after_packet(self.interval),
+            None => self.interval,
+        };
+        let next = now + gap;
         self.next_at = (next < self.stop).then_some(next);
     }
 

@@ -4,6 +4,8 @@
 
 pub mod cbr;
 pub mod ftp;
+pub mod onoff;
+pub mod www;
 
 use crate::time::SimTime;
 use crate::wire::{Body, NodeId, Packet};
@@ -17,6 +19,8 @@ pub enum Agent {
     UdpSink(cbr::UdpSink),
     FtpSource(ftp::FtpSource),
     TcpSink(ftp::TcpSinkAgent),
+    WwwServer(Box<www::WwwServer>),
+    WwwClient(www::WwwClient),
 }
 
 impl Agent {
@@ -26,6 +30,8 @@ impl Agent {
             Agent::UdpSink(a) => a.flow,
             Agent::FtpSource(a) => a.flow,
             Agent::TcpSink(a) => a.flow,
+            Agent::WwwServer(a) => a.flow,
+            Agent::WwwClient(a) => a.flow,
         }
     }
 
@@ -36,6 +42,8 @@ impl Agent {
             Agent::UdpSink(a) => a.src,
             Agent::FtpSource(a) => a.dst,
             Agent::TcpSink(a) => a.src,
+            Agent::WwwServer(a) => a.dst,
+            Agent::WwwClient(a) => a.src,
         }
     }
 
@@ -45,6 +53,8 @@ impl Agent {
             Agent::UdpSink(_) => {}
             Agent::FtpSource(a) => a.handle_timer(now, slot),
             Agent::TcpSink(a) => a.sink.handle_timeout(now),
+            Agent::WwwServer(a) => a.handle_timer(now, slot),
+            Agent::WwwClient(a) => a.handle_timeout(now),
         }
     }
 
@@ -53,6 +63,8 @@ impl Agent {
             (Agent::UdpSink(a), Body::Udp(d)) => a.receive(now, d, p.created),
             (Agent::FtpSource(a), Body::Tcp(s)) => a.sender.handle_ack(now, s),
             (Agent::TcpSink(a), Body::Tcp(s)) => a.sink.handle_segment_sent(now, s, p.created),
+            (Agent::WwwServer(a), Body::Tcp(s)) => a.handle_ack(now, s),
+            (Agent::WwwClient(a), Body::Tcp(s)) => a.handle_segment(now, s, p.created),
             _ => {}
         }
     }
@@ -62,6 +74,7 @@ impl Agent {
     pub fn route_lost(&mut self, now: SimTime) -> bool {
         match self {
             Agent::FtpSource(a) => a.sender.handle_elfn(now),
+            Agent::WwwServer(a) => a.route_lost(now),
             _ => false,
         }
     }
@@ -77,6 +90,8 @@ impl Agent {
                     out.push(Body::Tcp(s));
                 }
             }
+            Agent::WwwServer(a) => a.poll_transmit(now, out),
+            Agent::WwwClient(a) => a.poll_transmit(now, out),
         }
     }
 
@@ -86,6 +101,8 @@ impl Agent {
             Agent::UdpSink(_) => [None, None],
             Agent::FtpSource(a) => a.timeouts(),
             Agent::TcpSink(a) => [a.sink.poll_timeout(), None],
+            Agent::WwwServer(a) => a.timeouts(),
+            Agent::WwwClient(a) => [a.poll_timeout(), None],
         }
     }
 }

@@ -289,7 +289,7 @@ pub const FIELDS: &[Field] = &[
     o("tcp.adtcp", "bool", "Fu et al. 2002", "ADTCP state detection"),
     n("tcp.probe_interval_s", "float", S, TIMER, "Holland & Vaidya 1999 (2 s)", "probe period in ELFN standby / ADTCP disconnection"),
     // --- flows ---
-    d(o("flows[].kind", "\"ftp\" | \"cbr\"", "seeds", "FTP over TCP, or CBR over UDP"), "required"),
+    d(o("flows[].kind", "\"ftp\" | \"cbr\" | \"www\"", "seeds; seed 002 §8.6 (www)", "FTP over TCP, CBR over UDP, or a WWW session (a TCP transfer per download)"), "required"),
     d(n("flows[].src", "integer", "node", NODE_ID, "our choice", "source node"), "required"),
     d(n("flows[].dst", "integer", "node", NODE_ID, "our choice", "destination node (not src)"), "required"),
     d(n("flows[].start_s", "float", S, RUN_TIME, "our choice", "start time (before the end of the run)"), "0"),
@@ -297,6 +297,14 @@ pub const FIELDS: &[Field] = &[
     d(n("flows[].bytes", "integer", "bytes", Range::closed(1.0, 1e15, "at least one byte; 1 PB"), "our choice", "ftp: bytes to transfer"), "infinite"),
     d(n("flows[].rate_kbps", "float", "kbit/s", Range::closed(1e-3, 1e7, "1 bit/s to 10 Gbit/s: above any 802.11 PHY rate"), "our choice", "cbr: UDP payload rate"), "required for cbr"),
     d(n("flows[].packet_size_bytes", "integer", "bytes", Range::closed(1.0, 65_507.0, "1 byte to the UDP maximum payload (65535 - 28)"), "ns-2 Application/Traffic/CBR (512)", "cbr: payload per packet"), "512"),
+    d(n("flows[].on_s", "float", S, Range::closed(1e-6, 1e7, "a microsecond to the longest run"), "ns-2 Application/Traffic/Exponential burst_time_", "cbr: mean (or fixed) on period"), "always on"),
+    d(n("flows[].off_s", "float", S, Range::closed(0.0, 1e7, "none to the longest run"), "ns-2 Application/Traffic/Exponential idle_time_", "cbr: mean (or fixed) off period"), "always on"),
+    d(o("flows[].distribution", "\"exponential\" | \"fixed\"", "ns-2 Application/Traffic/Exponential", "cbr on-off: how on and off periods are drawn"), "exponential"),
+    d(n("flows[].downloads", "integer", "downloads", Range::closed(1.0, 100_000.0, "at least one; 100,000 is far beyond a browsing session"), "seed 002 §8.6 (15)", "www: most downloads in the session"), "15"),
+    d(n("flows[].think_shape", "float", "", Range::closed(0.1, 100.0, "a Pareto shape; below 0.1 the tail exceeds any run"), "our choice: SURGE (Barford & Crovella 1998) inactive OFF", "www: Pareto shape of the think time"), "1.5"),
+    d(n("flows[].think_scale_s", "float", S, Range::closed(1e-3, 1e6, "1 ms to far beyond a run"), "our choice: SURGE inactive OFF", "www: smallest think time (Pareto scale)"), "1"),
+    d(n("flows[].size_median_bytes", "float", "bytes", Range::closed(1.0, 1e12, "at least one byte; 1 TB"), "seed 002 §8.7 (Abrahamsson & Ahlgren: 7145)", "www: median download size (lognormal)"), "7145"),
+    d(n("flows[].size_sigma", "float", "", Range::closed(0.0, 10.0, "0 is a fixed size; 10 spans any file size"), "our choice: SURGE body size (1.318)", "www: sigma of ln(download size)"), "1.318"),
     // --- output ---
     o("output.timeseries", "bool", "our choice", "record cwnd/ssthresh/srtt/rto time series"),
     n("output.timeseries_interval_s", "float", S, Range::closed(0.0, 1e7, "0 keeps every change; at most the longest run"), "our choice (series.rs)", "keep the last change of each series per interval"),

@@ -36,6 +36,13 @@ impl Scoreboard {
         Scoreboard { base: 0, sacked: VecDeque::new(), dupthresh: dupthresh.max(1) as u64, high_rxt: None }
     }
 
+    /// A connection whose first segment is `seq` (app/www.rs numbers each
+    /// download's segments from its own base).
+    pub fn starting_at(mut self, seq: u64) -> Scoreboard {
+        self.base = seq;
+        self
+    }
+
     /// RFC 6675 §4 Update(): record a cumulative ACK of `ackno` and the
     /// blocks of the ACK, clipped to what was sent (below `snd_max`).
     /// Returns whether it SACKed a segment not SACKed before (RFC 6675 §2

@@ -203,6 +203,17 @@ impl TcpSender {
         .with_few(cfg)
     }
 
+    /// Number this connection's segments from `seq` on (a fresh
+    /// connection whose first segment is `seq`; app/www.rs gives each
+    /// download its own range). Call before anything is sent.
+    pub fn starting_at(mut self, seq: u64) -> Self {
+        debug_assert_eq!(self.snd_max, 0, "starting_at before the first segment");
+        (self.snd_una, self.snd_nxt, self.snd_max) = (seq, seq, seq);
+        self.total_segments = self.total_segments.map(|n| n + seq);
+        self.sack = self.sack.take().map(|sb| sb.starting_at(seq));
+        self
+    }
+
     /// Record the time series with these limits (`None`: not at all).
     pub fn with_trace_limits(mut self, limits: Option<SeriesLimits>) -> Self {
         self.trace = limits.map(Series::new);

@@ -76,6 +76,14 @@ impl TcpSink {
         }
     }
 
+    /// A connection whose first segment is `seq`, each `mss` bytes long
+    /// (the stream check's offsets follow; app/www.rs). Call before use.
+    pub fn starting_at(mut self, seq: u64, mss: u32) -> Self {
+        self.rcv_nxt = seq;
+        self.next_offset = seq * mss as u64;
+        self
+    }
+
     /// Feed a data segment that the sender sent at `sent` (its timestamp):
     /// ADTCP's detector sees it first, then [`TcpSink::handle_segment`].
     pub fn handle_segment_sent(&mut self, now: SimTime, seg: &TcpSegment, sent: SimTime) {
