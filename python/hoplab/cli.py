@@ -450,6 +450,8 @@ from .cli_lab import register as _register_lab  # noqa: E402  (design, lab)
 _register_lab(cli)
 from .cli_plot import plot_group as _plot_group  # noqa: E402  (hoplab plot ...)
 cli.add_command(_plot_group)
+from .cli_movement import movement_group as _movement_group  # noqa: E402  (hoplab movement ...)
+cli.add_command(_movement_group)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
