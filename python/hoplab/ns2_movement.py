@@ -169,9 +169,9 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
     def node_of(tok: str, no: int) -> int:
         i = index(tok, "node")
         if limit is not None and i >= limit:
-            whose = (f"the scenario's {nodes}" if nodes is not None
-                     else f"the file's {limit} (header, line {declared[1]})")  # type: ignore[index]
-            raise ValueError(f"node {i} is beyond {whose} nodes")
+            whose = (f"the scenario's {nodes} nodes" if nodes is not None
+                     else f"the file's {limit} nodes (header, line {declared[1]})")  # type: ignore[index]
+            raise ValueError(f"node {i} is beyond {whose}")
         return i
 
     def coord(tok: str, what: str) -> float:
