@@ -196,6 +196,18 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
         node_of(m.group(2), no)
         index(m.group(3), "distance")
 
+    def timed(cmd: str, at: float, no: int) -> bool:
+        """Run a setdest or GOD command at time ``at``; False if it is neither."""
+        nonlocal god
+        if (d := _SETDEST.fullmatch(cmd)) is not None:
+            setdest(d, at, no)
+        elif (g := _GOD.fullmatch(cmd)) is not None:
+            god_dist(g, no)
+            god += 1
+        else:
+            return False
+        return True
+
     for no, line in commands(text):
         try:
             if (m := _SET.fullmatch(line)) is not None:
@@ -217,20 +229,10 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
                 if at < 0 or at > MAX_TIME_S:
                     raise ValueError(f"time {m.group(1)} is outside 0..1e7 s")
                 inner = m.group(2).strip()
-                if (d := _SETDEST.fullmatch(inner)) is not None:
-                    setdest(d, at, no)
-                elif (g := _GOD.fullmatch(inner)) is not None:
-                    god_dist(g, no)
-                    god += 1
-                else:
+                if not timed(inner, at, no):
                     raise ValueError(f"unsupported command at time {m.group(1)}: {clip(inner)} "
                                      "(expected \"$node_(i) setdest x y v\" or \"$god_ set-dist i j d\")")
-            elif (d := _SETDEST.fullmatch(line)) is not None:  # setdest's NODE_FORMAT2: at load time
-                setdest(d, 0.0, no)
-            elif (g := _GOD.fullmatch(line)) is not None:
-                god_dist(g, no)
-                god += 1
-            else:
+            elif not timed(line, 0.0, no):  # setdest's NODE_FORMAT2 / GOD_FORMAT2: at load time
                 raise ValueError(f"not an ns-2 movement line: {clip(line)} (expected $node_(i) set X_/Y_/Z_, "
                                  "$ns_ at t \"$node_(i) setdest x y v\", $god_ set-dist or a # comment)")
         except ValueError as e:
