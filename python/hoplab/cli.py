@@ -9,6 +9,8 @@
     hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
     hoplab reproduce seed004 [--replicas R] [--duration S] [--plots LIST] [--jobs N] [--out DIR] [--plot FILE]
     hoplab bench [--repeat N] [--markdown] [--memory]
+    hoplab movement import MOVEMENT_FILE [--traffic CBRGEN_FILE] --base SCENARIO -o SCENARIO.toml
+    hoplab movement export RESULT_DIR_OR_SCENARIO -o FILE [--traffic FILE]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
 file, a TOML syntax error) print `hoplab: error: ...` to stderr and exit

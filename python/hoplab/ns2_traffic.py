@@ -351,6 +351,13 @@ def merge_traffic(sc: dict[str, Any], tr: Ns2Traffic) -> list[int]:
             for end in ("src", "dst"):
                 if f[end] >= n:
                     raise Ns2FormatError(tr.path, line, f"{end} node {f[end]} is beyond the scenario's {n} nodes")
+    base_tcp = sc.get("tcp") if isinstance(sc.get("tcp"), Mapping) else {}
+    for k, (f, line) in enumerate(zip(flows, lines)):
+        for key in ("variant", "receiver"):
+            mine, theirs = f.get("tcp", {}).get(key), base_tcp.get(key)  # type: ignore[union-attr]
+            if mine is not None and theirs is not None and mine != theirs:
+                tr.notes.append(f"{tr.path}:{line}: flows[{k}] keeps the file's TCP: tcp.{key} = {mine!r} "
+                                f"(the base's [tcp] says {theirs!r})")
     sc["flows"] = flows
     return lines
 

@@ -285,6 +285,11 @@ def test_cli_import_of_the_examples_writes_a_scenario_that_runs(tmp_path):
     assert sc["routing"] == {"protocol": "aodv"} and sc["tcp"]["mss_bytes"] == 512  # the base's settings
     res = hoplab.run(out, seed=1)
     assert len(res.flows) == 2 and res.info["events"] > 0
+    r = CliRunner().invoke(cli, ["movement", "import", str(NS2 / "scen-5n-1000x300.tcl"), "--traffic",
+                                 str(NS2 / "tcp-5n.tcl"), "--base", str(NS2 / "base.toml"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert r.stderr.strip() == (f"hoplab: note: {NS2 / 'tcp-5n.tcl'}:11: flows[0] keeps the file's TCP: "
+                                "tcp.variant = 'tahoe' (the base's [tcp] says 'reno')")
 
 
 # ---------------------------------------------------------------- traffic
