@@ -29,6 +29,7 @@ positions and legs, `movement_of` from a `Result`.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import math
 import re
@@ -96,6 +97,7 @@ class Track:
         self.start = (float(start[0]), float(start[1]))
         # (t0, from, to, speed) per leg; the node's state from t0 on.
         self.segments: list[tuple[float, tuple[float, float], tuple[float, float], float]] = []
+        self._t0: list[float] = []  # the segments' start times, for bisection
         for at, to, v in legs:
             self.add(at, to, v)
 
@@ -104,23 +106,25 @@ class Track:
             raise ValueError(f"legs must be added in time order ({at} after {self.segments[-1][0]})")
         p = self.at(at)
         self.segments.append((float(at), p, (float(to[0]), float(to[1])), float(speed)))
+        self._t0.append(float(at))
+
+    def _segment(self, t: float) -> tuple[float, tuple[float, float], tuple[float, float], float] | None:
+        """The leg in force at ``t``: the last one started at or before it."""
+        k = bisect.bisect_right(self._t0, t)
+        return self.segments[k - 1] if k else None
 
     def at(self, t: float) -> tuple[float, float]:
         """The position at time ``t`` (a leg starting at ``t`` has not moved yet)."""
-        p = self.start
-        for t0, frm, to, v in reversed(self.segments):
-            if t0 <= t:
-                return _along(frm, to, v, t - t0)
-        return p
+        seg = self._segment(t)
+        return self.start if seg is None else _along(seg[1], seg[2], seg[3], t - seg[0])
 
     def moving_at(self, t: float) -> tuple[bool, float]:
         """Whether the node is under way at ``t``, and the speed of its leg."""
-        for t0, frm, to, v in reversed(self.segments):
-            if t0 <= t:
-                if v <= 0.0:
-                    return False, 0.0
-                return _dist(_along(frm, to, v, t - t0), to) > ARRIVED_M, v
-        return False, 0.0
+        seg = self._segment(t)
+        if seg is None or seg[3] <= 0.0:
+            return False, 0.0
+        t0, frm, to, v = seg
+        return _dist(_along(frm, to, v, t - t0), to) > ARRIVED_M, v
 
 
 def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
