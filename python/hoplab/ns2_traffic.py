@@ -86,6 +86,7 @@ class _Obj:
     cls: str  # "Agent/UDP", "Agent/Null", "Agent/TCP/Reno", "TCPSink/DelAck", "CBR", "FTP"
     line: int
     node: int | None = None
+    node_line: int = 0  # where it was attached to its node
     peer: "_Obj | None" = None
     agent: "_Obj | None" = None
     size: int | None = None
@@ -115,6 +116,8 @@ class Connection:
     packet_size_bytes: int | None = None
     max_packets: int | None = None
     tcp: dict[str, Any] = field(default_factory=dict)
+    src_line: int = 0  # the lines that attached the agents to their nodes
+    dst_line: int = 0
 
 
 @dataclass
@@ -149,7 +152,7 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
         return objs[name]
 
     def agent_class(cls: str) -> str:
-        if cls in ("Agent/UDP", "Agent/Null") or cls[len("Agent/"):] in TCP_VARIANTS or cls[len("Agent/"):] in SINKS:
+        if cls in ("Agent/UDP", "Agent/Null", "Agent/LossMonitor") or cls[len("Agent/"):] in TCP_VARIANTS or cls[len("Agent/"):] in SINKS:
             return cls
         raise ValueError(f"unsupported class {clip(cls)} (hoplab runs Agent/UDP + Agent/Null with "
                          "Application/Traffic/CBR, Agent/TCP[/Reno|/Newreno|/Sack1|/Vegas] + Agent/TCPSink[/DelAck] "
@@ -166,8 +169,8 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
                 if src_t not in TCP_VARIANTS or dst_t not in SINKS:
                     raise ValueError(f"create-connection {clip(src_t)} ... {clip(dst_t)}: hoplab reads TCP "
                                      "connections (TCP[/Reno|/Newreno|/Sack1|/Vegas] to TCPSink[/DelAck])")
-                a = _Obj(m.group(1), "Agent/" + src_t, no, node=index(m.group(3), "node"))
-                b = _Obj(m.group(1) + "#sink", "Agent/" + dst_t, no, node=index(m.group(5), "node"))
+                a = _Obj(m.group(1), "Agent/" + src_t, no, node=index(m.group(3), "node"), node_line=no)
+                b = _Obj(m.group(1) + "#sink", "Agent/" + dst_t, no, node=index(m.group(5), "node"), node_line=no)
                 a.peer, b.peer = b, a
                 objs[a.name] = a
             elif (m := _ATTACH_SRC.fullmatch(line)) is not None:
@@ -181,7 +184,7 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
                 a = ref(m.group(2))
                 if a.is_app:
                     raise ValueError(f"${a.name} is an application: attach it to an agent, not a node")
-                a.node = index(m.group(1), "node")
+                a.node, a.node_line = index(m.group(1), "node"), no
             elif (m := _APP_ATTACH.fullmatch(line)) is not None:
                 app, agent = ref(m.group(1)), ref(m.group(2))
                 if not app.is_app or agent.is_app:
@@ -288,14 +291,16 @@ def _connection(app: _Obj, path: str, notes: list[str]) -> list[Connection]:
         raise fail(f"${app.name} is started or stopped more than once (hoplab flows have one start and one stop)",
                    extra[3])
     t0, verb, nbytes, line = starts[0]
-    c = Connection("", agent.node, peer.node, t0, line, bytes=nbytes)
+    c = Connection("", agent.node, peer.node, t0, line, bytes=nbytes, src_line=agent.node_line,
+                   dst_line=peer.node_line)
     if stops:
         if stops[0][0] <= t0:
             raise fail(f"${app.name} stops at {stops[0][0]:g} s, not after its start at {t0:g} s", stops[0][3])
         c.stop_s = stops[0][0]
     if app.cls == "CBR":
-        if agent.cls != "Agent/UDP" or peer.cls != "Agent/Null":
-            raise fail(f"${app.name}: hoplab runs CBR over Agent/UDP to Agent/Null (here {agent.cls} to {peer.cls})")
+        if agent.cls != "Agent/UDP" or peer.cls not in ("Agent/Null", "Agent/LossMonitor"):
+            raise fail(f"${app.name}: hoplab runs CBR over Agent/UDP to Agent/Null or Agent/LossMonitor "
+                       f"(here {agent.cls} to {peer.cls})")
         size = app.size if app.size is not None else CBR_SIZE
         rate = app.rate_bps if app.rate_bps is not None else CBR_RATE_BPS
         c.kind, c.rate_kbps, c.packet_size_bytes, c.max_packets = "cbr", rate / 1000.0, size, app.maxpkts
@@ -347,10 +352,10 @@ def merge_traffic(sc: dict[str, Any], tr: Ns2Traffic) -> list[int]:
     duration = sc.get("duration_s")
     flows, lines = hoplab_flows(tr, float(duration) if isinstance(duration, (int, float)) else None)
     if n is not None:
-        for f, line in zip(flows, lines):
-            for end in ("src", "dst"):
-                if f[end] >= n:
-                    raise Ns2FormatError(tr.path, line, f"{end} node {f[end]} is beyond the scenario's {n} nodes")
+        for c in tr.connections:
+            for node, line in ((c.src, c.src_line), (c.dst, c.dst_line)):
+                if node >= n:
+                    raise Ns2FormatError(tr.path, line, f"node {node} is beyond the scenario's {n} nodes")
     base_tcp = sc.get("tcp") if isinstance(sc.get("tcp"), Mapping) else {}
     for k, (f, line) in enumerate(zip(flows, lines)):
         for key in ("variant", "receiver"):

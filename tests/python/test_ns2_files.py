@@ -356,6 +356,17 @@ def test_malformed_connection_lines_name_their_line(text, line, words):
         assert w in str(e.value), str(e.value)
 
 
+def test_a_connection_to_a_node_beyond_the_scenario_names_its_attach_line(tmp_path):
+    text = (NS2 / "cbr-5n.tcl").read_text().replace("$ns_ attach-agent $node_(4) $null_(1)",
+                                                     "$ns_ attach-agent $node_(5) $null_(1)")
+    (tmp_path / "c.tcl").write_text(text)
+    r = CliRunner().invoke(cli, ["movement", "import", str(NS2 / "scen-5n-1000x300.tcl"), "--traffic",
+                                 str(tmp_path / "c.tcl"), "--base", str(NS2 / "base.toml"),
+                                 "-o", str(tmp_path / "o.toml")])
+    assert r.exit_code == 2
+    assert r.stderr.strip() == f"hoplab: error: {tmp_path / 'c.tcl'}:25: node 5 is beyond the scenario's 5 nodes"
+
+
 def test_cli_export_writes_the_flows_as_a_connection_file(tmp_path):
     r = CliRunner().invoke(cli, ["movement", "export", str(EXAMPLES / "chain.toml"), "-o", str(tmp_path / "m.scen"),
                                  "--traffic", str(tmp_path / "t.tcl")])
