@@ -33,6 +33,7 @@ nbytes` events, in any order ns-2 would accept. Rules taken from ns-2:
   with the packet size of that moment; at start the interval is
   packetSize_ x 8 / rate_. Defaults (ns-default.tcl) packetSize_ 210, rate_ 448 kbit/s.
   hoplab: ``rate_kbps = rate_ / 1000``, ``packet_size_bytes = packetSize_``.
+  The sink may be Agent/Null or Agent/LossMonitor.
   `random_ 1` (ns-2 jitters each interval by up to +-50 %) is not modelled:
   hoplab's CBR sends at a constant interval (a note says so). `maxpkts_`
   ends the flow after that many packets: ``stop_s = start + maxpkts_ x interval``
