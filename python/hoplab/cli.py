@@ -9,6 +9,8 @@
     hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
     hoplab reproduce seed004 [--replicas R] [--duration S] [--plots LIST] [--jobs N] [--out DIR] [--plot FILE]
     hoplab bench [--repeat N] [--markdown] [--memory]
+    hoplab movement import MOVEMENT_FILE [--traffic CBRGEN_FILE] --base SCENARIO -o SCENARIO.toml
+    hoplab movement export RESULT_DIR_OR_SCENARIO -o FILE [--traffic FILE]
 
 Errors in the user's input (an invalid scenario, a missing or unreadable
 file, a TOML syntax error) print `hoplab: error: ...` to stderr and exit
@@ -457,6 +459,8 @@ from .cli_lab import register as _register_lab  # noqa: E402  (design, lab)
 _register_lab(cli)
 from .cli_plot import plot_group as _plot_group  # noqa: E402  (hoplab plot ...)
 cli.add_command(_plot_group)
+from .cli_movement import movement_group as _movement_group  # noqa: E402  (hoplab movement ...)
+cli.add_command(_movement_group)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
