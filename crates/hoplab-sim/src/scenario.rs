@@ -209,6 +209,10 @@ pub struct Mac {
     /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
     /// does not do it (ns-3 does).
     pub nav_reset: bool,
+    /// A frame that finds the medium idle also waits DIFS plus a random
+    /// backoff, counted from its arrival, as ns-2's Mac802_11::send does.
+    /// Off by default: IEEE 802.11-1999 §9.2.5.1 lets it go after DIFS.
+    pub idle_backoff: bool,
 }
 
 impl Default for Mac {
@@ -226,6 +230,7 @@ impl Default for Mac {
             preamble: Preamble::Long,
             queue_limit: 50,
             nav_reset: false,
+            idle_backoff: false,
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct MacConfig {
     pub cw_max: u32,
     /// §9.2.5.4 NAV reset after an RTS that is not followed by a frame.
     pub nav_reset: bool,
+    /// ns-2: a frame arriving at an idle medium also backs off.
+    pub idle_backoff: bool,
 }
 
 impl MacConfig {
@@ -56,6 +58,7 @@ impl MacConfig {
             cw_min: m.cw_min,
             cw_max: m.cw_max,
             nav_reset: m.nav_reset,
+            idle_backoff: m.idle_backoff,
         }
     }
     /// DIFS = SIFS + 2 slots (§9.2.10).
@@ -239,6 +242,11 @@ impl Dcf {
         // one arriving at an idle medium may go after DIFS without one.
         if self.backoff.is_none() && !self.medium_idle {
             self.backoff = Some(self.draw_backoff());
+        } else if self.backoff.is_none() && self.cfg.idle_backoff {
+            // ns-2 Mac802_11::send: DIFS plus a backoff from the arrival,
+            // however long the medium has been idle.
+            self.backoff = Some(self.draw_backoff());
+            self.idle_since = self.idle_since.max(now);
         }
         self.schedule_access(now);
     }

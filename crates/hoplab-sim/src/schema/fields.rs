@@ -158,6 +158,7 @@ pub const FIELDS: &[Field] = &[
     o("mac.preamble", "\"long\" | \"short\"", "IEEE 802.11-1999 DSSS (long)", "PLCP preamble"),
     n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
     o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
+    o("mac.idle_backoff", "bool", "ns-2 Mac802_11::send (IEEE 802.11-1999 §9.2.5.1: none)", "a frame that finds the medium idle still waits DIFS + a backoff"),
     // --- routing ---
     o("routing.protocol", "\"static\" | \"aodv\" | \"dsr\" | \"olsr\" | \"dsdv\"", "seed 002 (static)", "routing protocol"),
     d(o("routing.preset", "string", "see routing.<protocol> below", "named parameter set of the protocol"), "none (the protocol's first preset)"),

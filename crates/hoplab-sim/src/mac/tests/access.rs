@@ -293,3 +293,24 @@ fn medium_busy_during_difs_of_a_packet_without_backoff_draws_one() {
     }
     assert!(seen.len() >= 8, "backoffs: {seen:?}");
 }
+
+#[test]
+fn with_idle_backoff_a_packet_at_an_idle_medium_waits_difs_and_a_backoff_from_its_arrival() {
+    // ns-2 Mac802_11::send (`mac.idle_backoff`): unlike §9.2.5.1, the frame
+    // waits DIFS + k slots counted from its arrival, k in [0, CWmin], even
+    // after a long idle period; different seeds draw different k.
+    let m = crate::scenario::Mac { rts_threshold: NO_RTS, idle_backoff: true, ..crate::scenario::Mac::default() };
+    let mut seen = BTreeSet::new();
+    for seed in 0..64 {
+        let mut st = Station::with_mac(seed, &m);
+        st.advance_to(at_us(1000));
+        st.enqueue(make_data_packet(1, 1000), PEER);
+        let t = st.fire(MacTimer::Access);
+        let k = backoff_slots(t - at_us(1000), DIFS);
+        assert!(k <= CW_MIN, "seed {seed}: backoff {k} > CWmin");
+        st.expect_transmit(FrameKind::Data);
+        seen.insert(k);
+    }
+    assert!(seen.len() >= 16, "backoffs drawn: {seen:?}");
+    assert!(!crate::scenario::Mac::default().idle_backoff);
+}
