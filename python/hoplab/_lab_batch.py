@@ -51,9 +51,10 @@ def _design(tasks: Sequence[Any], name: str) -> tuple[dict[str, Any], dict[tuple
 
 def run_grid(tasks: Sequence[Any], row_of: Callable[[Any, Any], dict[str, Any]], *, name: str,
              columns: Sequence[str], out: Path | None, jobs: int,
-             progress: Callable[[str], None] | None, describe: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+             progress: Callable[[str], None] | None, describe: Callable[[dict[str, Any]], str],
+             csv_name: str = "runs.csv") -> list[dict[str, Any]]:
     """Run every task through a store and return one row per task
-    (``row_of(task, result_like)``)."""
+    (``row_of(task, result_like)``), kept in ``out/csv_name``."""
     spec, by_cell = _design(tasks, name)
     design = lab.Design.from_dict(spec)
     runs = design.expand()
@@ -70,7 +71,7 @@ def run_grid(tasks: Sequence[Any], row_of: Callable[[Any, Any], dict[str, Any]],
     def export() -> None:
         if out is not None:
             df = pd.DataFrame(list(rows.values()), columns=list(columns))
-            _io.atomic_write_bytes(Path(out) / "runs.csv", df.to_csv(index=False).encode())
+            _io.atomic_write_bytes(Path(out) / csv_name, df.to_csv(index=False).encode())
 
     try:
         with lab.Store(store_dir) as st:

@@ -6,6 +6,7 @@
                              [--duration S] [--out DIR]
     hoplab reproduce seed000-routing [--replicas R] [--receiver ...] [--duration S] [--out DIR]
     hoplab reproduce seed003 [--replicas R]
+    hoplab reproduce seed002 [--only LIST] [--replicas FILES] [--out DIR]
     hoplab reproduce seed001 [--replicas R] [--duration S] [--hops LIST] [--schemes LIST] [--only LIST] [--out DIR]
     hoplab reproduce seed004 [--replicas R] [--duration S] [--plots LIST] [--jobs N] [--out DIR] [--plot FILE]
     hoplab bench [--repeat N] [--markdown] [--memory]
@@ -229,10 +230,11 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 
 
 @cli.command()
-@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed001", "seed003", "seed004"]))
+@click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed001", "seed002", "seed003", "seed004"]))
 @click.option("--replicas", type=click.IntRange(1, 1000), default=None,
               help="Replicas per configuration (seeds 1..R). Default: 5 for seed000, as in the paper; "
-                   "20 for seed003, whose outages vary too much from run to run for fewer; 5 for seed001.")
+                   "20 for seed003, whose outages vary too much from run to run for fewer; 5 for seed001; "
+                   "seed002: movement files (seeds) per mean speed, 10 as in the thesis.")
 @click.option("--receiver", type=click.Choice(["ns2", "linux", "every"]), default=None,
               help="seed000: the TCP receiver [default: ns2]. ns2 = the paper's ns-2 runs (an ACK every other "
                    "segment, clamp on the sender); linux = its testbed's Linux 2.6 (an ACK per segment at max "
@@ -247,7 +249,8 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
 @click.option("--schemes", "schemes_text", default=None, metavar="LIST",
               help="seed001: transports to run, of tcp, few, adtcp, adtcp+few, ecn, ecn+few [default: all].")
 @click.option("--only", "only_text", default=None, metavar="LIST",
-              help="seed001: experiments to run, of table1, fig9, fig12 [default: all].")
+              help="seed001: experiments to run, of table1, fig9, fig12; seed002: of chain, one-to-four, overlap, "
+                   "waypoint, www (the chains always run: they give T_i) [default: all].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep every run in the lab store DIR/store (a later call resumes from it); "
                    "DIR/runs.csv is this reproduction's rows, DIR/summary.csv its summary.")
@@ -271,6 +274,12 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     AODV-HELLO (interference range equal to and below carrier sense) and
     OLSR: throughput, retransmissions, link failures declared, timeouts.
 
+    seed002: Östergren's thesis: T_i on static chains (Table 1), the
+    one-to-four-hop and overlap experiments, random waypoint (2 and 10
+    m/s, one and two streams, AODV/DSR, Reno/SACK, six window sets) and
+    the WWW experiment, as tables of throughput, fraction of expected
+    throughput and loss rate beside the thesis's findings.
+
     seed003: the route-break scenario (examples/route_break.toml) with
     AODV-UU, DSR-UU and OOLSR (TC 5 s / 3 s, periodic / immediate): outage,
     time in RTO (Table 4), timeouts, throughput; seeds 1..R.
@@ -291,7 +300,9 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     def progress(msg: str) -> None:
         click.echo(msg, err=True)
 
-    for opt, given in (("--hops", hops_text), ("--schemes", schemes_text), ("--only", only_text)):
+    if only_text is not None and experiment not in ("seed001", "seed002"):
+        raise HoplabError("--only applies to seed001 and seed002 only")
+    for opt, given in (("--hops", hops_text), ("--schemes", schemes_text)):
         if given is not None and experiment != "seed001":
             raise HoplabError(f"{opt} applies to seed001 only")
     for opt, given in (("--receiver", receiver), ("--routing", routing)):
@@ -308,6 +319,15 @@ def reproduce(experiment: str, replicas: int | None, receiver: str | None, routi
     if experiment == "seed004":
         from .cli_seed004 import reproduce_seed004
         reproduce_seed004(replicas, duration, plots_text, out_dir, jobs, plot_path)
+        return
+    if experiment == "seed002":
+        if duration is not None:
+            raise HoplabError("--duration does not apply to seed002 (its runs last until the 4 MB transfers end)")
+        from .cli_seed002 import reproduce_seed002
+        try:
+            click.echo(reproduce_seed002(replicas, only_text, out_dir, jobs, progress))
+        except OSError as e:
+            raise HoplabError(_os_error_text(e, Path(e.filename or out_dir or "."))) from None
         return
     if experiment == "seed001":
         _reproduce_seed001(replicas, duration, hops_text, schemes_text, only_text, out_dir, jobs, progress)
