@@ -63,7 +63,9 @@ def _tcp_label(variant: str, mss: int, window: int) -> str:
 
 
 def _verdicts(items: list[tuple[str, str, str, bool | None]]) -> str:
-    rows = [[text, thesis, ours, {True: "reproduced", False: "NOT reproduced", None: "no data"}[ok]]
+    # a comparison with a missing side (an experiment not run) is no data, not a miss
+    rows = [[text, thesis, ours, {True: "reproduced", False: "NOT reproduced", None: "no data"}[
+        None if "nan" in ours.split() or ours.startswith("nan") or " nan" in ours else ok]]
             for text, thesis, ours, ok in items]
     return text_table(["finding", "thesis", "hoplab", "verdict"], rows, align="llll")
 
