@@ -92,3 +92,19 @@ def test_walk_errors_are_one_line_and_name_the_field():
                            ("mobility.steady_state=true", "mobility.steady_state")]:
         r = CliRunner().invoke(cli, ["validate", str(EXAMPLES / "walk.toml"), "--set", setting])
         assert r.exit_code != 0 and field in r.output and "Traceback" not in r.output, r.output
+
+
+def test_walk_exported_as_an_ns2_movement_file_replays_the_same_positions(tmp_path):
+    from hoplab import ns2_movement as nm
+
+    res = _run("walk", walk_interval_s=7.0)
+    res.save(tmp_path / "run")
+    r = CliRunner().invoke(cli, ["movement", "export", str(tmp_path / "run"), "-o", str(tmp_path / "walk.scen")])
+    assert r.exit_code == 0, r.output
+    sc, _ = nm.merge_movement(hoplab.load_scenario(EXAMPLES / "walk.toml"), nm.read_movement(tmp_path / "walk.scen"))
+    assert sc["mobility"]["model"] == "legs" and "walk_interval_s" not in sc["mobility"]
+    sc.update(duration_s=120.0, flows=[])
+    replay = hoplab.run(sc, seed=2)
+    for t in (0.0, 33.3, 77.7, 120.0):
+        a, b = _end_positions(res.movement, t), _end_positions(replay.movement, t)
+        assert np.hypot(*(a - b).T).max() < 1e-6, t
