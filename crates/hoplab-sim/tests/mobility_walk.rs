@@ -15,8 +15,11 @@ fn scenario(model: &str, nodes: u32, (w, h): (f64, f64), mobility: &str, duratio
     Scenario::from_toml_str(&text).unwrap_or_else(|e| panic!("bad test scenario: {e}"))
 }
 
-/// A node's legs: (start time, from, to, speed), its time-0 row left out.
-fn legs(rows: &[MovementRow], node: u32) -> Vec<(f64, (f64, f64), (f64, f64), f64)> {
+/// A leg: start time, from, to, speed.
+type Leg = (f64, (f64, f64), (f64, f64), f64);
+
+/// A node's legs, its time-0 row left out.
+fn legs(rows: &[MovementRow], node: u32) -> Vec<Leg> {
     rows.iter().filter(|r| r.node == node && r.speed_mps > 0.0).map(|r| (r.time_s, (r.x, r.y), (r.to_x, r.to_y), r.speed_mps)).collect()
 }
 
