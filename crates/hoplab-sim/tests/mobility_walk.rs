@@ -228,20 +228,22 @@ fn walk_and_direction_need_a_random_topology_and_their_own_fields() {
 #[test]
 fn legs_come_as_often_as_the_cost_model_prices_them() {
     // cost.rs prices a leg every mean_leg_s: the legs a run makes agree
-    // (walk: interval ends plus border hits every mean chord / v).
+    // (walk: interval ends plus border hits every mean chord / v, to 0.5 %
+    // here; direction: 11 % more legs than pi A / P chords imply, as
+    // directions uniform in angle from a wall cut shorter chords).
     use hoplab_sim::mobility::{direction, walk};
     let (w, h, dur) = (600.0, 400.0, 2000.0);
     let radio = "[radio]\ntx_range_m = 1.0\ncs_range_m = 2.0";
-    for (model, mob, per_leg) in [
-        ("walk", "walk_interval_s = 20.0", walk::mean_leg_s(w, h, 10.0, 20.0)),
-        ("walk", "walk_interval_s = 2.0", walk::mean_leg_s(w, h, 10.0, 2.0)),
-        ("direction", "pause_s = 3.0", direction::mean_leg_s(w, h, 10.0, 3.0)),
+    for (model, mob, per_leg, tol) in [
+        ("walk", "walk_interval_s = 20.0", walk::mean_leg_s(w, h, 10.0, 20.0), 0.03),
+        ("walk", "walk_interval_s = 2.0", walk::mean_leg_s(w, h, 10.0, 2.0), 0.03),
+        ("direction", "pause_s = 3.0", direction::mean_leg_s(w, h, 10.0, 3.0), 0.2),
     ] {
         let sc = scenario(model, 200, (w, h), &format!("speed_min_mps = 8.0\nspeed_max_mps = 12.0\nstep_m = 50.0\n{mob}"), dur, radio);
         let rows = hoplab_sim::run(&sc, 1).movement;
         let made = rows.iter().filter(|r| r.speed_mps > 0.0).count() as f64;
         let priced = 200.0 * dur / per_leg;
-        assert!((made / priced - 1.0).abs() < 0.15, "{model} {mob}: {made} legs, priced {priced:.0}");
+        assert!((made / priced - 1.0).abs() < tol, "{model} {mob}: {made} legs, priced {priced:.0}");
     }
     // A walk that turns every 10 ms with many nodes for long is refused, naming
     // the interval (the cost check runs with the flows' validation: one flow).
