@@ -440,7 +440,7 @@ def merge_movement(base: Mapping[str, Any], mv: Ns2Movement) -> tuple[dict[str, 
     sc["topology"] = {"kind": "explicit", "positions": [[x, y] for x, y in mv.positions]}
     legs, lines = hoplab_legs(mv)
     mob = dict(sc.get("mobility") or {})
-    for k in ("speed_min_mps", "speed_max_mps", "pause_s", "steady_state"):  # random-waypoint fields
+    for k in ("speed_min_mps", "speed_max_mps", "pause_s", "steady_state", "walk_interval_s"):  # random-model fields
         mob.pop(k, None)
     if "model" in mob:
         mob["model"] = "legs"

@@ -238,16 +238,23 @@ pub fn estimate(sc: &Scenario) -> Cost {
     // moved at once.
     let mut moving: f64 = sc.mobility.legs.iter().map(|l| l.speed).sum();
     let mut legs_per_s = 0.0;
-    if sc.mobility.model == crate::scenario::MobilityModel::Waypoint {
-        // Random waypoint: every node, always moving at the mean leg speed
+    let m = &sc.mobility;
+    let v = (m.speed_min_mps + m.speed_max_mps) / 2.0;
+    // Seconds per leg of a random model, and the field that drives it.
+    let leg = match m.model {
+        crate::scenario::MobilityModel::Legs => None,
+        crate::scenario::MobilityModel::Waypoint => Some((crate::mobility::waypoint::mean_distance(ext.0, ext.1) / v.max(1e-9) + m.pause_s, "mobility.speed_max_mps")),
+        crate::scenario::MobilityModel::Walk => Some((crate::mobility::walk::mean_leg_s(ext.0, ext.1, v, m.walk_interval_s), "mobility.walk_interval_s")),
+        crate::scenario::MobilityModel::Direction => Some((crate::mobility::direction::mean_leg_s(ext.0, ext.1, v.max(1e-9), m.pause_s), "mobility.speed_max_mps")),
+    };
+    if let Some((leg_s, field)) = leg {
+        // A random model: every node, always moving at the mean leg speed
         // (an upper bound: pauses and the slower stationary mean only lower it),
-        // plus one update and one movement row per leg (E[L] / v + pause each).
-        let m = &sc.mobility;
-        let v = (m.speed_min_mps + m.speed_max_mps) / 2.0;
+        // plus one update and one movement row per leg (waypoint: E[L] / v +
+        // pause each; walk: walk_interval_s or a border hit; direction: a chord + pause).
         moving += n * v;
-        let leg_s = crate::mobility::waypoint::mean_distance(ext.0, ext.1) / v.max(1e-9) + m.pause_s;
         legs_per_s = n / leg_s.max(1e-9);
-        c.rates.push(Term { field: "mobility.speed_max_mps".into(), value: legs_per_s * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a larger area, slower speeds or a longer pause_s".into() });
+        c.rates.push(Term { field: field.into(), value: legs_per_s * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a larger area, slower speeds, a longer pause_s or walk_interval_s".into() });
     }
     if moving > 0.0 {
         c.rates.push(Term { field: "mobility.step_m".into(), value: moving / sc.mobility.step_m * MOVE_WEIGHT * (1.0 + nb_cs), hint: "use a coarser step_m (1 m is the default)".into() });
@@ -256,7 +263,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
     // Memory.
     c.memory.push(Term { field: "topology".into(), value: n * BYTES_PER_NODE, hint: "use fewer nodes".into() });
     if legs_per_s > 0.0 {
-        c.memory.push(Term { field: "mobility.speed_max_mps".into(), value: legs_per_s * sc.duration * BYTES_PER_LEG, hint: "use a larger area, slower speeds, a longer pause_s or a shorter duration_s".into() });
+        c.memory.push(Term { field: "mobility.speed_max_mps".into(), value: legs_per_s * sc.duration * BYTES_PER_LEG, hint: "use a larger area, slower speeds, a longer pause_s or walk_interval_s, or a shorter duration_s".into() });
     }
     let transmitters = if dynamic { n } else { (hops_total + sc.flows.len() as f64).min(n) };
     c.memory.push(Term { field: "topology".into(), value: transmitters * nb_cs * BYTES_PER_LINK, hint: "use fewer nodes, a larger area or shorter radio ranges".into() });

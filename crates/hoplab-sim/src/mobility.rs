@@ -1,16 +1,38 @@
 //! Movement: each node follows its legs (move toward (x, y) at v m/s from
 //! time t), scripted in the scenario or made one at a time by a random model
-//! (`waypoint`) when the node arrives. Positions change in steps of `step_m`
+//! (`waypoint`, `walk`, `direction`) when the node arrives. Positions change in steps of `step_m`
 //! metres, and only the moving node's neighbourhood in the channel is
 //! refreshed, so mobility costs nothing for nodes that stand still. Every
 //! leg is recorded as it starts (the `movement` table).
 
+pub mod area;
+pub mod direction;
+pub mod walk;
 pub mod waypoint;
 
 use crate::rng::{Purpose, Stream};
 use crate::scenario::{Mobility, MobilityModel, Topology};
 use crate::time::{Dur, SimTime};
 use waypoint::{Start, Waypoint};
+
+/// A random model: makes a node's legs one at a time, each a straight line
+/// at a constant speed.
+pub trait Model: std::fmt::Debug + Send {
+    /// The leg of a node that has just arrived at `from`: seconds it waits
+    /// there first (a pause), destination, speed.
+    fn leg_after(&mut self, from: (f64, f64)) -> (f64, (f64, f64), f64);
+    /// The first leg, from the initial position (by default as after an arrival).
+    fn first_leg(&mut self, from: (f64, f64)) -> (f64, (f64, f64), f64) {
+        self.leg_after(from)
+    }
+}
+
+impl Model for Waypoint {
+    fn leg_after(&mut self, from: (f64, f64)) -> (f64, (f64, f64), f64) {
+        let (to, v) = self.next_leg(from);
+        (self.pause_s, to, v)
+    }
+}
 
 #[derive(Clone, Debug)]
 struct Leg {
@@ -29,7 +51,7 @@ pub struct Mover {
     cur: Option<(SimTime, (f64, f64), Leg)>,
     step_m: f64,
     /// A random model that makes the next leg when the node arrives.
-    model: Option<Box<Waypoint>>,
+    model: Option<Box<dyn Model>>,
     /// When a generated leg ends, exactly (ns): its destination is then the
     /// position, and the next leg starts a pause later.
     arrive: Option<SimTime>,
@@ -69,6 +91,9 @@ impl Mover {
     pub fn for_world(m: &Mobility, topology: &Topology, pos: &mut [(f64, f64)], seed: u64) -> Vec<Mover> {
         let mut movers = match (m.model, topology) {
             (MobilityModel::Waypoint, Topology::Random { width, height, .. }) => Self::waypoints(m, (*width, *height), pos, seed),
+            (MobilityModel::Walk | MobilityModel::Direction, Topology::Random { width, height, .. }) => {
+                Self::walks(m, area::Area { width: *width, height: *height }, pos, seed)
+            }
             _ => Mover::from_scenario(m, pos.len()),
         };
         for (mv, p) in movers.iter_mut().zip(pos.iter()) {
@@ -102,6 +127,23 @@ impl Mover {
                 };
                 let first = Leg { at: SimTime::from_secs_f64(at), to, speed };
                 Mover { legs: vec![first], step_m: m.step_m, model: Some(Box::new(w)), ..Mover::default() }
+            })
+            .collect()
+    }
+
+    /// Random walk or random direction: every node starts its first leg
+    /// from its initial (topology) position at once.
+    fn walks(m: &Mobility, area: area::Area, pos: &[(f64, f64)], seed: u64) -> Vec<Mover> {
+        pos.iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let rng = Stream::new(seed, i as u32, Purpose::Mobility);
+                let mut model: Box<dyn Model> = match m.model {
+                    MobilityModel::Walk => Box::new(walk::Walk::new(area, m.speed_min_mps, m.speed_max_mps, m.walk_interval_s, rng)),
+                    _ => Box::new(direction::Direction::new(area, m.speed_min_mps, m.speed_max_mps, m.pause_s, rng)),
+                };
+                let (at, to, speed) = model.first_leg(p);
+                Mover { legs: vec![Leg { at: SimTime::from_secs_f64(at), to, speed }], step_m: m.step_m, model: Some(model), ..Mover::default() }
             })
             .collect()
     }
@@ -140,8 +182,8 @@ impl Mover {
                 self.cur = None;
                 // A random model: pause, then the next leg (ns-2 setdest `Update`).
                 if let (Some(a), Some(m)) = (self.arrive.take(), self.model.as_mut()) {
-                    let (to, speed) = m.next_leg(p);
-                    self.legs.push(Leg { at: after(a, m.pause_s), to, speed });
+                    let (wait, to, speed) = m.leg_after(p);
+                    self.legs.push(Leg { at: after(a, wait), to, speed });
                 }
             } else {
                 let f = (moved / total).min(1.0);
@@ -159,8 +201,8 @@ impl Mover {
                     self.arrive = Some(after(now, len / leg.speed));
                 } else {
                     // Already there (a stationary start at its leg's end): pause, go on.
-                    let (to, speed) = m.next_leg(p);
-                    self.legs.push(Leg { at: after(now, m.pause_s), to, speed });
+                    let (wait, to, speed) = m.leg_after(p);
+                    self.legs.push(Leg { at: after(now, wait), to, speed });
                 }
             }
             self.cur = if len > 0.0 { Some((now, p, leg)) } else { None };

@@ -384,16 +384,19 @@ pub struct Mobility {
     /// A moving node's position is updated every time it has moved this far.
     pub step_m: f64,
     pub legs: Vec<Leg>,
-    /// How nodes move: scripted `legs` (default) or random waypoint.
+    /// How nodes move: scripted `legs` (default), random waypoint, random walk or random direction.
     pub model: MobilityModel,
-    /// Random waypoint: leg speeds uniform in [speed_min_mps, speed_max_mps]
+    /// Random models: leg speeds uniform in [speed_min_mps, speed_max_mps]
     /// (ns-2 setdest; seed 002 uses [0.9 v, 1.1 v]).
     pub speed_min_mps: f64,
     pub speed_max_mps: f64,
-    /// Random waypoint: pause at each waypoint (and, as in setdest, at the start).
+    /// Random waypoint: pause at each waypoint (and, as in setdest, at the
+    /// start); random direction: at each arrival on the border.
     pub pause_s: f64,
     /// Random waypoint: start in the stationary distribution (Navidi & Camp 2004).
     pub steady_state: bool,
+    /// Random walk: a new direction and speed every this many seconds.
+    pub walk_interval_s: f64,
 }
 
 /// `mobility.model`.
@@ -405,11 +408,15 @@ pub enum MobilityModel {
     Legs,
     /// Random waypoint in the `topology.width_m` x `height_m` area (mobility/waypoint.rs).
     Waypoint,
+    /// Random walk, reflected at the area's border (mobility/walk.rs).
+    Walk,
+    /// Random direction: border to border, pausing there (mobility/direction.rs).
+    Direction,
 }
 
 impl Default for Mobility {
     fn default() -> Self {
-        Mobility { step_m: 1.0, legs: Vec::new(), model: MobilityModel::Legs, speed_min_mps: 0.0, speed_max_mps: 10.0, pause_s: 0.0, steady_state: false }
+        Mobility { step_m: 1.0, legs: Vec::new(), model: MobilityModel::Legs, speed_min_mps: 0.0, speed_max_mps: 10.0, pause_s: 0.0, steady_state: false, walk_interval_s: 1.0 }
     }
 }
 
@@ -809,17 +816,27 @@ impl Scenario {
         self.validate_waypoint()
     }
 
-    /// Random waypoint needs an area and a speed range (mobility/waypoint.rs).
+    /// The random models need an area and a speed range (mobility/waypoint.rs,
+    /// walk.rs, direction.rs).
     fn validate_waypoint(&self) -> Result<(), ScenarioError> {
         let m = &self.mobility;
-        if m.model != MobilityModel::Waypoint {
-            return Ok(());
-        }
+        let name = match m.model {
+            MobilityModel::Legs => return Ok(()),
+            MobilityModel::Waypoint => "waypoint",
+            MobilityModel::Walk => "walk",
+            MobilityModel::Direction => "direction",
+        };
         if !matches!(self.topology, Topology::Random { .. }) {
-            return err("mobility.model", "\"waypoint\" needs topology.kind = \"random\": its area is topology.width_m x height_m");
+            return err("mobility.model", format!("\"{name}\" needs topology.kind = \"random\": its area is topology.width_m x height_m"));
         }
         if !m.legs.is_empty() {
-            return err("mobility.legs", "scripted legs need mobility.model = \"legs\", not \"waypoint\"");
+            return err("mobility.legs", format!("scripted legs need mobility.model = \"legs\", not \"{name}\""));
+        }
+        if m.model != MobilityModel::Waypoint && m.steady_state {
+            return err("mobility.steady_state", format!("applies to model = \"waypoint\" only (Navidi & Camp's stationary start); \"{name}\" starts from the topology's positions"));
+        }
+        if m.model == MobilityModel::Walk && m.pause_s > 0.0 {
+            return err("mobility.pause_s", "random walk never pauses (Camp et al. 2002, §2.1): pause_s applies to \"waypoint\" and \"direction\"");
         }
         if m.speed_max_mps < m.speed_min_mps || m.speed_max_mps <= 0.0 {
             return err("mobility.speed_max_mps", format!("{} m/s must be positive and at least speed_min_mps ({} m/s)", m.speed_max_mps, m.speed_min_mps));
