@@ -118,8 +118,13 @@ impl RouteCache {
 
     /// Drop link stamps no path uses any more.
     fn prune_links(&mut self) {
-        let paths = &self.paths;
-        self.links.retain(|&(a, b), _| paths.iter().any(|p| p.windows(2).any(|w| key(w[0], w[1]) == (a, b))));
+        // The paths' links as one sorted list (a scan of every path per
+        // link was 80 % of a 1,000-node DSR run: the cache is full there, so
+        // every learned path prunes).
+        let mut used: Vec<(NodeId, NodeId)> = self.paths.iter().flat_map(|p| p.windows(2).map(|w| key(w[0], w[1]))).collect();
+        used.sort_unstable();
+        used.dedup();
+        self.links.retain(|k, _| used.binary_search(k).is_ok());
     }
 
     pub fn paths(&self) -> &[Vec<NodeId>] {
