@@ -5,32 +5,9 @@
 use super::propagation::{RadioParams, SPEED_OF_LIGHT};
 use crate::time::Dur;
 use crate::wire::NodeId;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::fasthash::FastMap;
 
-/// A cheap hash for grid cells (the default SipHash was a visible share of
-/// every grid query): multiply-rotate per coordinate, as rustc's FxHash.
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl Hasher for CellHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_i64(&mut self, i: i64) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type Grid = HashMap<(i64, i64), Vec<NodeId>, BuildHasherDefault<CellHasher>>;
+type Grid = FastMap<(i64, i64), Vec<NodeId>>;
 
 /// How a transmitter's signal arrives at one other node.
 #[derive(Clone, Copy, Debug)]
