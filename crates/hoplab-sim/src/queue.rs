@@ -18,6 +18,8 @@
 //! compares on delivery (see `world.rs`); stale entries are skipped.
 
 use crate::time::SimTime;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 /// Phase of an event within one instant (see the module contract).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,7 +38,6 @@ struct Entry<E> {
 }
 
 const NODE_BITS: u32 = 22;
-const ARITY: usize = 4;
 const SEQ_BITS: u32 = 40;
 /// Node ids must fit the key (the scenario allows at most 1,000,000 nodes).
 pub const MAX_NODES: usize = 1 << NODE_BITS;
@@ -46,76 +47,48 @@ fn pack(time: SimTime, phase: Phase, node: u32, seq: u64) -> u128 {
     (time.0 as u128) << 64 | (phase as u128) << 62 | (node as u128) << SEQ_BITS | seq as u128
 }
 
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<E> Ord for Entry<E> {
+    // Reversed: BinaryHeap is a max-heap and we want the smallest key first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.key.cmp(&self.key)
+    }
+}
+
 /// A priority queue of events for `n` nodes.
-/// A 4-ary min-heap on the packed key: half the depth of a binary heap,
-/// and a node's four children share a cache line or two. Keys are unique
-/// (per-node `seq`), so any correct heap pops the same order.
 pub struct EventQueue<E> {
-    heap: Vec<Entry<E>>,
+    heap: BinaryHeap<Entry<E>>,
     seq: Vec<u64>,
 }
 
 impl<E> EventQueue<E> {
     pub fn new(nodes: usize) -> Self {
-        EventQueue { heap: Vec::with_capacity(1024), seq: vec![0; nodes] }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), seq: vec![0; nodes] }
     }
 
     pub fn push(&mut self, time: SimTime, phase: Phase, node: u32, ev: E) {
         let s = &mut self.seq[node as usize];
         *s += 1;
-        let key = pack(time, phase, node, *s);
-        // Sift up: move parents down into the hole until the key fits.
-        let h = &mut self.heap;
-        h.push(Entry { key, ev });
-        let mut i = h.len() - 1;
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if h[parent].key <= key {
-                break;
-            }
-            h.swap(i, parent);
-            i = parent;
-        }
-    }
-
-    fn pop_min(&mut self) -> Option<Entry<E>> {
-        let h = &mut self.heap;
-        let last = h.pop()?;
-        if h.is_empty() {
-            return Some(last);
-        }
-        let top = std::mem::replace(&mut h[0], last);
-        // Sift down: the smallest of up to four children moves up.
-        let n = h.len();
-        let key = h[0].key;
-        let mut i = 0;
-        loop {
-            let first = ARITY * i + 1;
-            if first >= n {
-                break;
-            }
-            let mut best = first;
-            for c in first + 1..(first + ARITY).min(n) {
-                if h[c].key < h[best].key {
-                    best = c;
-                }
-            }
-            if h[best].key >= key {
-                break;
-            }
-            h.swap(i, best);
-            i = best;
-        }
-        Some(top)
+        self.heap.push(Entry { key: pack(time, phase, node, *s), ev });
     }
 
     /// The next event: its time, node and payload.
     pub fn pop(&mut self) -> Option<(SimTime, u32, E)> {
-        self.pop_min().map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
+        self.heap.pop().map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|e| SimTime((e.key >> 64) as u64))
+        self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {
@@ -155,7 +128,7 @@ mod tests {
 
     #[test]
     fn pops_random_pushes_in_key_order() {
-        // The 4-ary heap against an ordered set, pops interleaved with
+        // The heap against an ordered set, pops interleaved with
         // pushes. One phase, so the key order is (time, node, push order).
         let mut s = crate::rng::Stream::new(5, 0, crate::rng::Purpose::Topology);
         let mut q = EventQueue::new(7);
