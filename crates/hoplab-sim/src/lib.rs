@@ -5,6 +5,7 @@ pub mod app;
 pub mod control;
 pub mod cost;
 pub mod event;
+pub mod fasthash;
 pub mod fault;
 pub mod mac;
 pub mod measure;

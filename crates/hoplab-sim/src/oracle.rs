@@ -147,18 +147,28 @@ pub struct OracleRow {
 
 const UNREACHED: u32 = u32::MAX;
 
-fn bfs(n: usize, root: NodeId, mut neighbours: impl FnMut(NodeId) -> Vec<NodeId>) -> Vec<u32> {
-    let mut d = vec![UNREACHED; n];
-    let mut q = VecDeque::from([root]);
+/// Hop distances from `root` over `adj`, written into `d` (reused: the
+/// oracle runs thousands of these).
+fn bfs(adj: &[Vec<NodeId>], root: NodeId, d: &mut Vec<u32>, q: &mut VecDeque<NodeId>) {
+    d.clear();
+    d.resize(adj.len(), UNREACHED);
+    q.clear();
+    q.push_back(root);
     d[root as usize] = 0;
     while let Some(u) = q.pop_front() {
-        for v in neighbours(u) {
+        let du = d[u as usize] + 1;
+        for &v in &adj[u as usize] {
             if d[v as usize] == UNREACHED {
-                d[v as usize] = d[u as usize] + 1;
+                d[v as usize] = du;
                 q.push_back(v);
             }
         }
     }
+}
+
+fn bfs_new(adj: &[Vec<NodeId>], root: NodeId) -> Vec<u32> {
+    let mut d = Vec::new();
+    bfs(adj, root, &mut d, &mut VecDeque::new());
     d
 }
 
@@ -192,8 +202,9 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
         channel.nodes_within(a, range * 1.000001).into_iter().filter(|&b| b != a && !moving[b as usize] && channel.in_tx_range(a, b)).collect()
     };
     if movers.is_empty() {
+        let adj: Vec<Vec<NodeId>> = (0..n as NodeId).map(standing).collect();
         for (k, f) in flows.iter().enumerate() {
-            let d = bfs(n, f.src, standing);
+            let d = bfs_new(&adj, f.src);
             let dt = f.end_s.min(end) - f.start_s;
             if dt > 0.0 {
                 *totals[k].entry(hops(d[f.dst as usize])).or_insert(0.0) += dt;
@@ -221,7 +232,8 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
         }
     }
     events.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-    let mut dist: Vec<[Vec<u32>; 2]> = flows.iter().map(|f| [bfs(n, f.src, |u| adj[u as usize].clone()), bfs(n, f.dst, |u| adj[u as usize].clone())]).collect();
+    let mut dist: Vec<[Vec<u32>; 2]> = flows.iter().map(|f| [bfs_new(&adj, f.src), bfs_new(&adj, f.dst)]).collect();
+    let mut queue = VecDeque::new();
     let mut t_prev = 0.0;
     let accumulate = |totals: &mut Vec<BTreeMap<u32, f64>>, dist: &Vec<[Vec<u32>; 2]>, t0: f64, t1: f64| {
         for (k, f) in flows.iter().enumerate() {
@@ -256,7 +268,7 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
                     false
                 };
                 if stale {
-                    dist[k][side] = bfs(n, root, |u| adj[u as usize].clone());
+                    bfs(&adj, root, &mut dist[k][side], &mut queue);
                 }
             }
         }

@@ -125,4 +125,25 @@ mod tests {
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, _, e)| e)).collect();
         assert_eq!(order, ["early", "end", "timer1a", "timer1b", "timer2", "start"]);
     }
+
+    #[test]
+    fn pops_random_pushes_in_key_order() {
+        // The heap against an ordered set, pops interleaved with
+        // pushes. One phase, so the key order is (time, node, push order).
+        let mut s = crate::rng::Stream::new(5, 0, crate::rng::Purpose::Topology);
+        let mut q = EventQueue::new(7);
+        let mut reference = std::collections::BTreeSet::new();
+        for k in 0..5000u32 {
+            let (t, n) = ((s.unit() * 300.0) as u64, (s.unit() * 7.0) as u32);
+            q.push(SimTime(t), Phase::Timer, n, k);
+            reference.insert((t, n, k));
+            if k % 3 == 0 {
+                assert_eq!(q.pop().map(|(t, n, k)| (t.0, n, k)), reference.pop_first());
+            }
+        }
+        while let Some(want) = reference.pop_first() {
+            assert_eq!(q.pop().map(|(t, n, k)| (t.0, n, k)), Some(want));
+        }
+        assert!(q.pop().is_none());
+    }
 }

@@ -5,7 +5,9 @@
 use super::propagation::{RadioParams, SPEED_OF_LIGHT};
 use crate::time::Dur;
 use crate::wire::NodeId;
-use std::collections::HashMap;
+use crate::fasthash::FastMap;
+
+type Grid = FastMap<(i64, i64), Vec<NodeId>>;
 
 /// How a transmitter's signal arrives at one other node.
 #[derive(Clone, Copy, Debug)]
@@ -23,7 +25,7 @@ pub struct Channel {
     pub params: RadioParams,
     positions: Vec<(f64, f64)>,
     cell: f64,
-    grid: HashMap<(i64, i64), Vec<NodeId>>,
+    grid: Grid,
     links: Vec<Option<Box<[Link]>>>,
 }
 
@@ -31,7 +33,7 @@ impl Channel {
     pub fn new(params: RadioParams, positions: Vec<(f64, f64)>) -> Channel {
         // Cells as wide as the farthest reach: a query looks at 3x3 cells.
         let cell = params.max_range().max(1.0);
-        let mut grid: HashMap<(i64, i64), Vec<NodeId>> = HashMap::new();
+        let mut grid = Grid::default();
         for (i, &p) in positions.iter().enumerate() {
             grid.entry(Self::cell_of(cell, p)).or_default().push(i as NodeId);
         }
@@ -61,30 +63,61 @@ impl Channel {
         (ax - bx).hypot(ay - by)
     }
 
-    /// Nodes within `range` of `from` (excluding it), in id order.
-    pub fn nodes_within(&self, from: NodeId, range: f64) -> Vec<NodeId> {
+    /// Whether `a` and `b` are at most `range` apart, decided exactly as
+    /// `distance(a, b) <= range` (glibc `hypot`) decides: the squared
+    /// distance (rounding error < 3e-16 relative) settles every pair outside
+    /// a shell of 1e-9 relative width around the boundary, and `hypot`
+    /// decides inside it. `r2` is `range * range`.
+    #[inline]
+    fn within(&self, a: NodeId, b: NodeId, range: f64, r2: f64) -> bool {
+        let (ax, ay) = self.positions[a as usize];
+        let (bx, by) = self.positions[b as usize];
+        let (dx, dy) = (ax - bx, ay - by);
+        let d2 = dx * dx + dy * dy;
+        if d2 < r2 * (1.0 - 1e-9) {
+            true
+        } else if d2 > r2 * (1.0 + 1e-9) {
+            false
+        } else {
+            dx.hypot(dy) <= range
+        }
+    }
+
+    /// Call `f` for every node within `range` of `from` (excluding it), in
+    /// no particular order.
+    fn visit_within(&self, from: NodeId, range: f64, mut f: impl FnMut(NodeId)) {
         let p = self.positions[from as usize];
         let (cx, cy) = Self::cell_of(self.cell, p);
         let reach = (range / self.cell).ceil().min(1e9) as i64;
-        let mut out = Vec::new();
-        let near = |o: &NodeId| *o != from && self.distance(from, *o) <= range;
+        let r2 = range * range;
+        let mut visit = |v: &Vec<NodeId>| {
+            for &o in v {
+                if o != from && self.within(from, o, range, r2) {
+                    f(o);
+                }
+            }
+        };
         // A range far beyond the cell size (tx_range_m = 1e9 with the
         // default carrier-sense threshold) would visit ~1e13 empty cells:
         // then scan the occupied cells instead (never more than the nodes).
         let span = (2 * reach + 1) as f64;
         if span * span > self.grid.len() as f64 {
-            for v in self.grid.values() {
-                out.extend(v.iter().copied().filter(near));
-            }
+            self.grid.values().for_each(visit);
         } else {
             for gx in cx - reach..=cx + reach {
                 for gy in cy - reach..=cy + reach {
                     if let Some(v) = self.grid.get(&(gx, gy)) {
-                        out.extend(v.iter().copied().filter(near));
+                        visit(v);
                     }
                 }
             }
         }
+    }
+
+    /// Nodes within `range` of `from` (excluding it), in id order.
+    pub fn nodes_within(&self, from: NodeId, range: f64) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        self.visit_within(from, range, |o| out.push(o));
         out.sort_unstable();
         out
     }
@@ -131,9 +164,12 @@ impl Channel {
         let old = Self::cell_of(self.cell, self.positions[n as usize]);
         let new = Self::cell_of(self.cell, pos);
         // Links of nodes near the old or the new position are stale.
-        let mut stale = self.nodes_within(n, self.params.max_range());
+        let range = self.params.max_range();
+        let mut links = std::mem::take(&mut self.links);
+        self.visit_within(n, range, |o| links[o as usize] = None);
         self.positions[n as usize] = pos;
-        stale.extend(self.nodes_within(n, self.params.max_range()));
+        self.visit_within(n, range, |o| links[o as usize] = None);
+        self.links = links;
         if old != new {
             if let Some(v) = self.grid.get_mut(&old) {
                 v.retain(|&o| o != n);
@@ -141,9 +177,6 @@ impl Channel {
             self.grid.entry(new).or_default().push(n);
         }
         self.links[n as usize] = None;
-        for o in stale {
-            self.links[o as usize] = None;
-        }
     }
 }
 
