@@ -726,7 +726,9 @@ impl Scenario {
         for (i, f) in self.flows.iter().enumerate() {
             self.validate_flow(&format!("flows[{i}]"), f, n)?;
         }
-        Ok(())
+        // Once, after every part is known valid; also for a run without flows
+        // (mobility and routing alone can make a run that never ends).
+        crate::cost::check(self)
     }
 
     /// The table-driven range walk over the serialised scenario.
@@ -798,7 +800,7 @@ impl Scenario {
                 }
             }
         }
-        crate::cost::check(self)
+        Ok(())
     }
 
     fn validate_mobility(&self, n: usize) -> Result<(), ScenarioError> {

@@ -246,12 +246,14 @@ fn legs_come_as_often_as_the_cost_model_prices_them() {
         assert!((made / priced - 1.0).abs() < tol, "{model} {mob}: {made} legs, priced {priced:.0}");
     }
     // A walk that turns every 10 ms with many nodes for long is refused, naming
-    // the interval (the cost check runs with the flows' validation: one flow).
+    // the interval, with a flow and without one (movement alone is the cost).
     let sc = String::from(
         "duration_s = 100000.0\n[topology]\nkind = \"random\"\nnodes = 5000\nwidth_m = 100000.0\nheight_m = 100000.0\n\
-         [mobility]\nmodel = \"walk\"\nwalk_interval_s = 0.01\nstep_m = 1000.0\n\
-         [[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 1.0\n"
+         [mobility]\nmodel = \"walk\"\nwalk_interval_s = 0.01\nstep_m = 1000.0\n"
     );
-    let e = Scenario::from_toml_str(&sc).unwrap_err();
-    assert_eq!(e.field, "mobility.walk_interval_s", "{}", e.message);
+    let flow = "[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 1.0\n";
+    for text in [format!("{sc}{flow}"), sc.clone()] {
+        let e = Scenario::from_toml_str(&text).unwrap_err();
+        assert_eq!(e.field, "mobility.walk_interval_s", "{}", e.message);
+    }
 }
