@@ -23,7 +23,14 @@ import pandas as pd
 
 from .models import expected_throughput as _eq1
 
-__all__ = ["with_expected", "chain_kbps"]
+__all__ = ["with_expected", "chain_kbps", "measured_kbps"]
+
+
+def measured_kbps(flows: pd.DataFrame) -> pd.Series:
+    """Seed 002 §7.1's measured throughput per flow: the time to acknowledge
+    the payload (``transfer_throughput_kbps``) for a finished transfer, else
+    delivered bytes over the active time (``throughput_kbps``)."""
+    return flows.transfer_throughput_kbps.where(flows.transfer_throughput_kbps.notna(), flows.throughput_kbps)
 
 
 def with_expected(result: Any, chain: Mapping[int, float]) -> pd.DataFrame:
@@ -41,7 +48,7 @@ def with_expected(result: Any, chain: Mapping[int, float]) -> pd.DataFrame:
         t = {int(h): float(s) for h, s in zip(rows.hops, rows.time_s)}
         expected.append(float(_eq1(t, T)) if t and sum(t.values()) > 0 else float("nan"))
     flows["expected_throughput_kbps"] = expected
-    measured = flows.transfer_throughput_kbps.where(flows.transfer_throughput_kbps.notna(), flows.throughput_kbps)
+    measured = measured_kbps(flows)
     exp = flows.expected_throughput_kbps.replace(0.0, np.nan)
     flows["fraction_of_expected"] = measured / exp
     return flows

@@ -28,6 +28,7 @@ import pandas as pd
 
 from . import seed002_scenarios as S
 from ._lab_batch import run_grid
+from .expected import measured_kbps
 
 EXPERIMENTS = ("chain", "one-to-four", "overlap", "waypoint", "www")
 DEFAULT_FILES = 10  # §8.4: "10 random scenario files was generated for each mean speed"
@@ -105,11 +106,9 @@ def _shortest_mean(t: dict[int, float]) -> float:
     return sum(h * s for h, s in linked.items()) / total if total > 0 else float("nan")
 
 
-def _flow_cols(k: int, f: Any, oracle: pd.DataFrame) -> dict[str, Any]:
+def _flow_cols(k: int, f: Any, thr: float, oracle: pd.DataFrame) -> dict[str, Any]:
     rows = oracle[oracle.flow == f.flow]
     t = {int(h): float(s) for h, s in zip(rows.hops, rows.time_s)}
-    thr = f.transfer_throughput_kbps if bool(f.completed) and f.transfer_throughput_kbps == f.transfer_throughput_kbps \
-        else f.throughput_kbps
     return {
         f"thr{k}_kbps": float(thr),
         f"done{k}": bool(f.completed),
@@ -145,10 +144,11 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
             t_by_flow[int(f.flow)] = _hops_text({int(h): float(s) for h, s in zip(rows.hops, rows.time_s)})
         row["t_flows"] = "|".join(f"{k}={v}" for k, v in sorted(t_by_flow.items()))
     else:
-        for k, f in enumerate(flows.itertuples(), start=1):
+        thr = measured_kbps(flows)
+        for k, (f, x) in enumerate(zip(flows.itertuples(), thr), start=1):
             if k > 2:
                 break
-            row.update(_flow_cols(k, f, oracle))
+            row.update(_flow_cols(k, f, x, oracle))
     drops = res.drops
     row["drops"] = " ".join(f"{r.reason}/{r.packet_type}:{int(r.count)}"
                             for r in drops.groupby(["reason", "packet_type"], as_index=False)["count"].sum().itertuples())
