@@ -82,8 +82,8 @@ def _drops_by_routing(d: pd.DataFrame) -> dict[str, pd.Series]:
 
 
 def _packet_drops(s: pd.Series) -> float:
-    """Drops of packets: every cause but COL, which ns-2 logs per receiver
-    of a garbled frame (a frame, not a packet, and retried by the MAC)."""
+    """Drops of packets: every cause but COL, a frame garbled at its
+    addressee, which the MAC retries (a lost frame, not a lost packet)."""
     return float(s[[k for k in s.index if not k.startswith("COL/")]].sum())
 
 
