@@ -1,10 +1,13 @@
 # shellcheck shell=bash
 # Shared setup for ./hoplab and scripts/test.sh: a project-local virtualenv
-# (.venv) with maturin, the package's dependencies, pytest, hypothesis and dask, and the Rust extension
+# (.venv) with maturin, every dependency (the core's and all extras': development
+# runs the whole test suite), pytest, hypothesis and dask, and the Rust extension
 # hoplab._core built into it with `maturin develop --release`.
 #
 # Source this file, then call `hoplab_env_setup`. Everything it needs is in
-# the repository plus a system python3 (>= 3.11) and cargo.
+# the repository plus a system python3 (>= 3.11), and cargo to build the
+# extension: once built, and until crates/ or a build file changes, cargo is
+# not needed.
 
 HOPLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HOPLAB_VENV="${HOPLAB_VENV:-$HOPLAB_ROOT/.venv}"
@@ -28,10 +31,29 @@ _hoplab_python() {
     return 1
 }
 
+# The reason the Rust extension must be (re)built, or nothing when the build
+# is current: the first file under crates/ (or a build file) newer than the
+# last build's stamp. One `find` that stops at the first hit: cheap.
+_hoplab_stale() {
+    local stamp_build="$HOPLAB_VENV/.hoplab-build"
+    if [ -f "$stamp_build" ] && ls "$HOPLAB_ROOT"/python/hoplab/_core*.so >/dev/null 2>&1; then
+        find "$HOPLAB_ROOT/crates" "$HOPLAB_ROOT/Cargo.toml" "$HOPLAB_ROOT/Cargo.lock" \
+            "$HOPLAB_ROOT/pyproject.toml" -newer "$stamp_build" -print -quit 2>/dev/null
+    else
+        echo "(no build yet)"
+    fi
+}
+
 hoplab_env_setup() {
     local py stamp_deps stamp_build want newer
-    if ! command -v cargo >/dev/null 2>&1; then
-        _hoplab_log "needs cargo (the Rust toolchain) on PATH"
+    # cargo is needed only to build: a current build runs without it.
+    newer="$(_hoplab_stale)"
+    if [ -n "$newer" ] && ! command -v cargo >/dev/null 2>&1; then
+        if [ "$newer" = "(no build yet)" ]; then
+            _hoplab_log "the Rust extension is not built yet and cargo is not on PATH: install Rust (https://rustup.rs) and run again"
+        else
+            _hoplab_log "the Rust extension is out of date (${newer#"$HOPLAB_ROOT"/} changed) and cargo is not on PATH: install Rust (https://rustup.rs) and run again"
+        fi
         return 1
     fi
     if [ ! -x "$HOPLAB_VENV/bin/python" ]; then
@@ -55,13 +77,6 @@ hoplab_env_setup() {
     # Rebuild the extension when the Rust sources or the build files changed
     # since the last build (or the extension is missing).
     stamp_build="$HOPLAB_VENV/.hoplab-build"
-    newer=""
-    if [ -f "$stamp_build" ] && ls "$HOPLAB_ROOT"/python/hoplab/_core*.so >/dev/null 2>&1; then
-        newer="$(find "$HOPLAB_ROOT/crates" "$HOPLAB_ROOT/Cargo.toml" "$HOPLAB_ROOT/Cargo.lock" \
-            "$HOPLAB_ROOT/pyproject.toml" -newer "$stamp_build" -print -quit 2>/dev/null)"
-    else
-        newer="(no build yet)"
-    fi
     if [ -n "$newer" ]; then
         _hoplab_log "building the Rust extension (maturin develop --release): $newer"
         (cd "$HOPLAB_ROOT" && maturin develop --release --quiet \

@@ -6,13 +6,45 @@ networks (Rust engine, Python front end).
     >>> res.flows[["flow", "throughput_kbps", "retransmission_index"]]
 """
 
-from . import scenario
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._core import ScenarioError, SimulationError
 from ._core import __version__ as __version__
-from ._run import run
-from .manifest import ResultError
-from .result import Result
-from .scenario import load_scenario
 
 __all__ = ["run", "Result", "ScenarioError", "SimulationError", "load_scenario", "scenario", "__version__"]
 __all__ += ["ResultError"]
+
+# `import hoplab` (and so every CLI command) must not pay for pandas: the
+# names below import their module on first use (PEP 562).
+_LAZY = {
+    "run": ("._run", "run"),
+    "Result": (".result", "Result"),
+    "ResultError": (".manifest", "ResultError"),
+    "load_scenario": (".scenario", "load_scenario"),
+    "scenario": (".scenario", None),
+}
+
+if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
+    from . import scenario
+    from ._run import run
+    from .manifest import ResultError
+    from .result import Result
+    from .scenario import load_scenario
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    value = importlib.import_module(module, __name__)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value  # once: later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -13,7 +13,10 @@ import io
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["example_names", "example_text", "data_text", "data_frame"]
 
@@ -45,5 +48,7 @@ def data_text(name: str) -> str | None:
 
 def data_frame(name: str) -> pd.DataFrame | None:
     """hoplab/data/<name> (a CSV with `#` comments) as a DataFrame, or None."""
+    import pandas as pd  # here: the examples are read by commands that need no pandas
+
     text = data_text(name)
     return None if text is None else pd.read_csv(io.StringIO(text), comment="#")

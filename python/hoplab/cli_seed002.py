@@ -27,7 +27,7 @@ def reproduce_seed002(files: int | None, only_text: str | None, out_dir: Path | 
     """Run and report; returns the report's text."""
     from . import _io
     from . import reproduce_seed002 as r2
-    from .cli import HoplabError
+    from .cli.errors import HoplabError
     from .lab import DesignError, LabError, StoreError
     from .seed002_report import report
 

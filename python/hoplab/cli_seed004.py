@@ -16,7 +16,7 @@ def reproduce_seed004(replicas: int | None, duration: float | None, plots_text: 
                       jobs: int, plot_path: Path | None) -> None:
     from . import _io
     from . import reproduce_seed004 as r4
-    from .cli import HoplabError
+    from .cli.errors import HoplabError
     from .lab import DesignError, LabError, StoreError
 
     try:

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from hoplab import _core
-from hoplab.bench import ROUTED, SCENARIOS, build, largest_component
+from hoplab._bench.suite import ROUTED, SCENARIOS, build, largest_component
 from hoplab.cli import cli
 
 from .conftest import EXAMPLES, SMALL_TOML, run_module
@@ -197,7 +197,7 @@ def test_bench_routing_scenarios_match_their_static_baselines():
 
 
 def test_bench_sack_scenario_changes_only_the_variant():
-    from hoplab.bench import TCP_VARIANTS, build
+    from hoplab._bench.suite import TCP_VARIANTS, build
 
     assert TCP_VARIANTS["grid7-dsr-sack"] == ("grid7-dsr", {"variant": "sack"})
     sack, base = build("grid7-dsr-sack"), build("grid7-dsr")
@@ -207,7 +207,7 @@ def test_bench_sack_scenario_changes_only_the_variant():
 
 
 def test_bench_few_scenario_changes_only_few_alpha():
-    from hoplab.bench import TCP_VARIANTS, build
+    from hoplab._bench.suite import TCP_VARIANTS, build
 
     assert TCP_VARIANTS["grid7-dsr-few"] == ("grid7-dsr", {"few_alpha": 0.01})
     few, base = build("grid7-dsr-few"), build("grid7-dsr")
@@ -217,7 +217,7 @@ def test_bench_few_scenario_changes_only_few_alpha():
 
 
 def test_bench_ratio_and_verdict():
-    from hoplab import bench as b
+    from hoplab._bench import suite as b
 
     row = {"scenario": "rand200-aodv", "baseline": "rand200", "wall_target_s": None, "peak_rss_mb": 80.0}
     assert b._verdict({**row, "ratio_to_static": 2.9}) == "ok"

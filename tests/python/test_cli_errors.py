@@ -181,9 +181,9 @@ def test_unwritable_out_is_one_line_naming_the_path(tmp_path):
 
 
 def test_os_error_anywhere_is_one_line(tmp_path):
-    code = ("import sys, hoplab.cli as c\n"
+    code = ("import sys, hoplab.cli as c, hoplab.cli._input as i\n"
             "def boom(*a, **k): raise PermissionError(13, 'Permission denied', '/x/y')\n"
-            "c._read = boom\n"
+            "i.read = boom\n"
             "c.main(['run', 'whatever.toml'])\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert r.returncode == 2

@@ -12,9 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 import hoplab
-from hoplab import _core, cli_config
+from hoplab import _core
+from hoplab.cli import config as cli_config
 from hoplab import reproduce, reproduce_seed001, reproduce_seed003
-from hoplab.bench import SCENARIOS, build
+from hoplab._bench.suite import SCENARIOS, build
 from hoplab.cli import cli
 
 from .conftest import EXAMPLES, ROOT, SMALL_TOML, run_module

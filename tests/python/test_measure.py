@@ -60,7 +60,8 @@ def test_timeseries_interval_bounds_the_samples():
 def test_memory_bench_scenarios_differ_only_in_the_time_series():
     import json
 
-    from hoplab import _core, bench_memory
+    from hoplab import _core
+    from hoplab._bench import memory as bench_memory
 
     on, off = bench_memory.build("chain1-36000s"), bench_memory.build("chain1-36000s-nots")
     for sc in (on, off):

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import hoplab
 from hoplab import _core
-from hoplab.bench import MOBILE, SCENARIOS, build
+from hoplab._bench.suite import MOBILE, SCENARIOS, build
 from hoplab.cli import cli
 from hoplab.result import SCHEMA, TABLES
 

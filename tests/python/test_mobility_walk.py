@@ -95,7 +95,7 @@ def test_walk_errors_are_one_line_and_name_the_field():
 
 
 def test_walk_exported_as_an_ns2_movement_file_replays_the_same_positions(tmp_path):
-    from hoplab import ns2_movement as nm
+    from hoplab.formats.ns2 import movement as nm
 
     res = _run("walk", walk_interval_s=7.0)
     res.save(tmp_path / "run")

@@ -1,6 +1,6 @@
 """ns-2 movement files (setdest) and connection files (cbrgen): read into a
 scenario, written from any run, round trips checked against positions
-computed here, independently of hoplab.ns2_movement, from the legs."""
+computed here, independently of hoplab.formats.ns2.movement, from the legs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 import hoplab
-from hoplab import _toml_emit, ns2_movement as nm, ns2_traffic as nt
+from hoplab import _toml_emit
+from hoplab.formats.ns2 import movement as nm, traffic as nt
 from hoplab.cli import cli
 
 from .conftest import EXAMPLES, ROOT, run_module

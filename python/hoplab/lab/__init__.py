@@ -8,11 +8,36 @@
 See docs/ARCHITECTURE.md ("The experiment lab") and README.md.
 """
 
-from .design import Design, DesignError, Run, engine_version
-from .execute import LabError
-from .load import load, status
-from .runner import Summary, run
-from .store import Store, StoreError
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["Design", "DesignError", "Run", "LabError", "Store", "StoreError", "Summary", "engine_version",
            "load", "run", "status"]
+
+# The store and the loaders import pandas (and Parquet through pyarrow);
+# `hoplab design expand` needs only the design. Each name imports its module
+# on first use (PEP 562).
+_WHERE = {"Design": "design", "DesignError": "design", "Run": "design", "engine_version": "design",
+          "LabError": "execute", "load": "load", "status": "load", "Summary": "runner", "run": "runner",
+          "Store": "store", "StoreError": "store"}
+
+if TYPE_CHECKING:
+    from .design import Design, DesignError, Run, engine_version
+    from .execute import LabError
+    from .load import load, status
+    from .runner import Summary, run
+    from .store import Store, StoreError
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

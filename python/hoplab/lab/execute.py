@@ -136,7 +136,7 @@ class DaskBackend:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
-            raise LabError("the Dask backend needs dask.distributed: pip install 'hoplab[cluster]'") from None
+            raise LabError("the Dask backend needs dask.distributed: pip install 'hoplab[dask]'") from None
         self._own: list[Any] = []
         if client is None:
             if address in (None, "local"):

@@ -15,13 +15,45 @@ never imports pyplot, so it selects no backend and changes no global state
 Bad input raises `PlotError` (a ValueError) naming the column or option.
 """
 
-from . import curves, tables
-from ._figure import FORMATS, save
-from .curves import Curve
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import PlotError
-from .model_figure import models
-from .nodes import nodes
-from .sweep import sweep
-from .timeseries import timeseries
 
 __all__ = ["sweep", "timeseries", "nodes", "models", "curves", "Curve", "save", "PlotError", "FORMATS"]
+
+# A plot imports only what it draws with: `timeseries` needs matplotlib but
+# not the statistics (scipy) that `sweep`'s confidence intervals use, nor
+# pandas' table readers. Each name imports its module on first use (PEP 562).
+_WHERE = {"sweep": ("sweep", "sweep"), "timeseries": ("timeseries", "timeseries"), "nodes": ("nodes", "nodes"),
+          "models": ("model_figure", "models"), "curves": ("curves", None), "tables": ("tables", None),
+          "Curve": ("curves", "Curve"), "save": ("_figure", "save"), "FORMATS": ("_figure", "FORMATS")}
+
+if TYPE_CHECKING:
+    from . import curves, tables
+    from ._figure import FORMATS, save
+    from .curves import Curve
+    from .model_figure import models
+    from .nodes import nodes
+    from .sweep import sweep
+    from .timeseries import timeseries
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .._extras import require
+
+    require("plot", f"hoplab.plot.{name}")
+    module, attr = _WHERE[name]
+    value = importlib.import_module(f"{__name__}.{module}")
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

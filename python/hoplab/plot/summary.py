@@ -4,8 +4,16 @@ a cell with one value has no interval)."""
 
 from __future__ import annotations
 
-from ..stats import describe
+from typing import Any
 
 COLUMNS = ["n", "mean", "std", "sem", "ci_low", "ci_high"]
 
 __all__ = ["describe", "COLUMNS"]
+
+
+def describe(*args: Any, **kwargs: Any) -> Any:
+    """`hoplab.stats.describe`, imported when first called: scipy is needed
+    by the plots with confidence intervals only."""
+    from ..stats import describe as _describe
+
+    return _describe(*args, **kwargs)

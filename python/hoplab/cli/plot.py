@@ -6,8 +6,8 @@ suffix of -o.
     hoplab plot nodes RESULT_DIR -o FILE
     hoplab plot model chain-clamp|tcp-friendly-window|padhye [options] -o FILE
 
-matplotlib is imported only when a command runs (hoplab.plot), so the rest
-of the CLI starts as fast as before.
+matplotlib is imported only when a command runs (hoplab.plot); without it
+(hoplab[plot] not installed) a command says so in one line.
 """
 
 from __future__ import annotations
@@ -17,19 +17,31 @@ from typing import Any
 
 import click
 
+from .errors import HoplabError
+
 OUT = click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
                    help="Output file; .png, .svg or .pdf chooses the format.")
 
 
 def _fail(e: Exception) -> click.ClickException:
-    from .cli import HoplabError
-
     return HoplabError(str(e))
 
 
+def _plot_module(sub: str | None = None) -> Any:
+    """hoplab.plot (or one of its modules), or the one-line error naming the
+    extra to install when matplotlib is missing."""
+    import importlib
+
+    from .._extras import require
+
+    require("plot", "hoplab plot")
+    return importlib.import_module("hoplab.plot" + (f".{sub}" if sub else ""))
+
+
 def _check_out(out: Path) -> None:
-    from .plot import PlotError
-    from .plot._figure import format_of
+    from ..plot.errors import PlotError
+
+    format_of = _plot_module("_figure").format_of
 
     try:
         format_of(out)
@@ -38,8 +50,8 @@ def _check_out(out: Path) -> None:
 
 
 def _result(directory: Path) -> Any:
-    from .manifest import ResultError
-    from .result import Result
+    from ..manifest import ResultError
+    from ..result import Result
 
     if not directory.is_dir():
         raise _fail(ValueError(f"{directory}: not a result directory (no such directory)"))
@@ -81,7 +93,7 @@ def sweep_cmd(source: Path, x: str, y: str, by: str | None, conditions: tuple[st
     directory (store.sqlite).
     """
     _check_out(out)
-    from . import plot
+    plot = _plot_module()
 
     try:
         df = plot.tables.where(plot.tables.read_table(source), conditions)
@@ -104,7 +116,7 @@ def sweep_cmd(source: Path, x: str, y: str, by: str | None, conditions: tuple[st
 def timeseries_cmd(result_dir: Path, flow: int | None, out: Path) -> None:
     """cwnd/ssthresh and srtt/rto over time, of a directory `hoplab run --out` wrote."""
     _check_out(out)
-    from . import plot
+    plot = _plot_module()
 
     res = _result(result_dir)
     try:
@@ -120,7 +132,7 @@ def timeseries_cmd(result_dir: Path, flow: int | None, out: Path) -> None:
 def nodes_cmd(result_dir: Path, out: Path) -> None:
     """Per-node queue length and drops by cause, of a directory `hoplab run --out` wrote."""
     _check_out(out)
-    from . import plot
+    plot = _plot_module()
 
     res = _result(result_dir)
     try:
@@ -165,7 +177,7 @@ def model_cmd(name: str, hops: str, max_window: int, alpha: tuple[float, ...], K
     _check_out(out)
     import numpy as np
 
-    from . import plot
+    plot = _plot_module()
 
     if name == "chain-clamp":
         w = np.linspace(1, max_window, 400)

@@ -1,6 +1,6 @@
 """Child process of `hoplab bench`: run one named scenario, print one JSON line.
 
-    python -m hoplab._bench_one NAME   (a key of hoplab.bench.SCENARIOS)
+    python -m hoplab._bench.one NAME   (a key of hoplab._bench.suite.SCENARIOS)
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ def _rss_mb() -> float:
 
 
 def main(argv: list[str]) -> int:
-    from . import _core
-    from .bench import build
+    from .. import _core
+    from .suite import build
 
     scenario = build(argv[0])
     text = json.dumps(scenario)

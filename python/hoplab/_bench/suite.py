@@ -49,8 +49,8 @@ import sys
 from collections import deque
 from typing import Any
 
-from . import scenario as sc
-from ._table import markdown_table, text_table
+from .. import scenario as sc
+from .._table import markdown_table, text_table
 
 RANGE_M = 250.0  # default two-ray-ground transmission range
 
@@ -175,7 +175,7 @@ def build(name: str) -> dict[str, Any]:
     raise KeyError(name)
 
 
-def run_child(name: str, module: str = "hoplab._bench_one") -> dict[str, Any]:
+def run_child(name: str, module: str = "hoplab._bench.one") -> dict[str, Any]:
     """Run one scenario in a fresh `python -m MODULE NAME` (one JSON line out)."""
     proc = subprocess.run([sys.executable, "-m", module, name],
                           capture_output=True, text=True, check=False)

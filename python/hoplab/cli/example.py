@@ -12,7 +12,8 @@ import tomllib
 
 import click
 
-from ._resources import example_names, example_text
+from .._resources import example_names, example_text
+from .errors import HoplabError
 
 
 def _first_comment(text: str) -> str:
@@ -26,8 +27,6 @@ def _first_comment(text: str) -> str:
 @click.argument("name", required=False)
 def example_cmd(name: str | None) -> None:
     """List the packaged example scenarios, or print one (NAME) as TOML."""
-    from .cli import HoplabError
-
     if name is None:
         for n in example_names():
             text = example_text(n)

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from ._safe_read import read_text_bounded
+from ..._safe_read import read_text_bounded
 
 __all__ = ["Ns2FormatError", "read_text", "commands", "number", "index", "clip", "NAME"]
 

@@ -1,7 +1,6 @@
-"""`hoplab design expand` and `hoplab lab run|status|export`: experiment
-designs run into a resumable store (hoplab/lab).
+"""`hoplab lab run|status|export`: experiment designs run into a resumable
+store (hoplab/lab).
 
-    hoplab design expand DESIGN [--csv]
     hoplab lab run DESIGN --store DIR [--jobs N] [--dask ADDRESS|local] [--retry-failed]
     hoplab lab status --store DIR [DESIGN]
     hoplab lab export --store DIR [--design NAME] [--table flows] -o FILE.csv|FILE.parquet
@@ -9,66 +8,12 @@ designs run into a resumable store (hoplab/lab).
 
 from __future__ import annotations
 
-import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
 
 import click
 
-
-def _error(message: str) -> click.ClickException:
-    from .cli import HoplabError
-
-    return HoplabError(message)
-
-
-@contextmanager
-def _lab_errors(design_path: Path | None = None) -> Iterator[None]:
-    """Design, store and sweep errors as `hoplab: error: ...` (exit 2)."""
-    from .lab import DesignError, LabError, StoreError
-
-    try:
-        yield
-    except DesignError as e:
-        where = f"{design_path}: " if design_path is not None and not str(e).startswith(str(design_path)) else ""
-        raise _error(f"{where}{e}") from None
-    except (StoreError, LabError) as e:
-        raise _error(str(e)) from None
-    except OSError as e:
-        raise _error(f"{e.filename or design_path}: {e.strerror or e}") from None
-
-
-def _design(path: Path) -> Any:
-    from .lab import Design
-
-    with _lab_errors(path):
-        return Design.load(path)
-
-
-@click.group("design")
-def design_group() -> None:
-    """Experiment designs: factors, levels, replicas and run order (see README)."""
-
-
-@design_group.command("expand")
-@click.argument("design", type=click.Path(path_type=Path))
-@click.option("--csv", "as_csv", is_flag=True, help="One CSV line per run instead of a table.")
-def expand_cmd(design: Path, as_csv: bool) -> None:
-    """Show the runs of DESIGN in run order: index, cell, replica, seed and key."""
-    import pandas as pd
-
-    d = _design(design)
-    with _lab_errors(design):
-        runs = d.expand()
-    df = pd.DataFrame([{"run": r.index, **r.cell, "replica": r.replica, "seed": r.seed, "key": r.key[:12]}
-                       for r in runs])
-    if as_csv:
-        click.echo(df.to_csv(index=False), nl=False)
-        return
-    click.echo(f"design {d.name}: {len(d.cells())} cells x {len(d.seeds)} seeds = {len(runs)} runs, "
-               f"order {d.order}; base {d.base_name}")
-    click.echo(df.to_string(index=False))
+from ._designs import lab_errors, load_design
+from .errors import HoplabError
 
 
 @click.group("lab")
@@ -89,10 +34,10 @@ def lab_group() -> None:
 def run_cmd(design: Path, store: Path, jobs: int | None, dask: str | None, retry_failed: bool,
             progress: bool | None) -> None:
     """Run every run of DESIGN that STORE does not hold yet; a failed run is recorded with its error."""
-    from . import lab
+    from .. import lab
 
-    d = _design(design)
-    with _lab_errors(design):
+    d = load_design(design)
+    with lab_errors(design):
         summary = lab.run(d, store, jobs=jobs, backend="dask" if dask else "local",
                           address=dask if dask and dask != "local" else None, progress=progress,
                           retry_failed=retry_failed)
@@ -107,10 +52,10 @@ def run_cmd(design: Path, store: Path, jobs: int | None, dask: str | None, retry
 @click.argument("design", type=click.Path(path_type=Path), required=False)
 def status_cmd(store: Path, design: Path | None) -> None:
     """Runs done, failed and missing per design in STORE (or of DESIGN), and the errors of failed runs."""
-    from . import lab
+    from .. import lab
 
-    d = _design(design) if design is not None else None
-    with _lab_errors(design):
+    d = load_design(design) if design is not None else None
+    with lab_errors(design):
         st = lab.status(store, d)
         click.echo(st.to_string(index=False))
         with lab.Store(store, create=False) as s:
@@ -128,16 +73,16 @@ def status_cmd(store: Path, design: Path | None) -> None:
               help="A .csv or .parquet file.")
 def export_cmd(store: Path, design: str | None, table: str, output: Path) -> None:
     """Write a store's results as one tidy table (the DataFrame of `hoplab.lab.load`)."""
-    from . import lab
+    from .. import lab
 
     suffix = output.suffix.lower()
     if suffix not in (".csv", ".parquet"):
-        raise _error(f"{output}: unknown table format {suffix or '(none)'!r} (use .csv or .parquet)")
-    with _lab_errors():
+        raise HoplabError(f"{output}: unknown table format {suffix or '(none)'!r} (use .csv or .parquet)")
+    with lab_errors():
         try:
             df = lab.load(store, design, table)
         except ValueError as e:
-            raise _error(str(e)) from None
+            raise HoplabError(str(e)) from None
         tmp = output.with_name(f".{output.name}.tmp")
         if suffix == ".csv":
             df.to_csv(tmp, index=False)
@@ -145,9 +90,3 @@ def export_cmd(store: Path, design: str | None, table: str, output: Path) -> Non
             df.to_parquet(tmp, index=False)
         tmp.replace(output)
     click.echo(f"{len(df)} rows -> {output}", err=True)
-
-
-def register(group: click.Group) -> None:
-    group.add_command(design_group)
-    group.add_command(lab_group)
-

@@ -15,9 +15,9 @@ import tempfile
 import time
 from typing import Any
 
-from . import lab
-from ._run import run
-from ._table import markdown_table, text_table
+from .. import lab
+from .._run import run
+from .._table import markdown_table, text_table
 
 N = 200
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ._ns2_text import NAME, Ns2FormatError, clip, commands, index, number, read_text
+from ._text import NAME, Ns2FormatError, clip, commands, index, number, read_text
 
 __all__ = ["Connection", "Ns2Traffic", "read_traffic", "parse_traffic", "hoplab_flows", "format_traffic",
            "write_traffic", "merge_traffic"]
@@ -347,7 +347,7 @@ def hoplab_flows(tr: Ns2Traffic, duration_s: float | None = None) -> tuple[list[
 def merge_traffic(sc: dict[str, Any], tr: Ns2Traffic) -> list[int]:
     """Replace ``sc``'s flows by the file's (in place); the line of each flow.
     Node indices are checked against the scenario's count."""
-    from .ns2_movement import scenario_nodes
+    from .movement import scenario_nodes
 
     n = scenario_nodes(sc)
     duration = sc.get("duration_s")
@@ -417,7 +417,7 @@ def format_traffic(flows: list[Mapping[str, Any]], tcp: Mapping[str, Any] | None
 def write_traffic(flows: list[Mapping[str, Any]], path: str | Path, tcp: Mapping[str, Any] | None = None,
                   comment: str | None = None) -> Path:
     """Write `format_traffic` to ``path`` (atomically) and return it."""
-    from ._io import atomic_write_bytes
+    from ..._io import atomic_write_bytes
 
     p = Path(path)
     atomic_write_bytes(p, format_traffic(flows, tcp, comment).encode())

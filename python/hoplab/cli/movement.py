@@ -16,7 +16,9 @@ from typing import Any
 
 import click
 
-from . import _core
+from .. import _core
+from . import _input
+from .errors import HoplabError, scenario_error_text
 
 OUT = click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
                    help="File to write.")
@@ -24,15 +26,11 @@ _FIELD = re.compile(r"(mobility\.legs|flows)\[(\d+)\]")
 
 
 def _fail(msg: str) -> click.ClickException:
-    from .cli import HoplabError
-
     return HoplabError(msg)
 
 
 def _scenario(path: Path) -> dict[str, Any]:
-    from .cli import _read, _scenario_dict
-
-    return _scenario_dict(path, *_read(path), ())
+    return _input.scenario_dict(path, *_input.read(path), ())
 
 
 def _check(sc: dict[str, Any], out: Path, where: dict[str, tuple[str, list[int]]]) -> None:
@@ -53,7 +51,7 @@ def _check(sc: dict[str, Any], out: Path, where: dict[str, tuple[str, list[int]]
 
 def _read_ns2(read: Any, path: Path) -> Any:
     """``read(path)`` with its errors as one line naming the file (and line)."""
-    from ._ns2_text import Ns2FormatError
+    from ..formats.ns2 import Ns2FormatError
 
     try:
         return read(path)
@@ -83,7 +81,8 @@ def import_cmd(movement_file: Path, traffic: Path | None, base: Path, out: Path)
     the scenario as TOML: an explicit topology at the initial positions, the
     setdest legs as mobility.legs, the connections as flows. BASE's node
     count, if it has a topology, must be the file's."""
-    from . import _io, _toml_emit, ns2_movement as nm, ns2_traffic as nt
+    from .. import _io, _toml_emit
+    from ..formats.ns2 import movement as nm, traffic as nt
 
     sc0 = _scenario(base)
     mv = _read_ns2(nm.read_movement, movement_file)
@@ -119,12 +118,13 @@ def export_cmd(source: Path, seed: int | None, traffic: Path | None, out: Path) 
     scenario file as an ns-2 movement file in setdest's format."""
     import tomllib
 
-    from . import _io, ns2_movement as nm, ns2_traffic as nt
+    from .. import _io
+    from ..formats.ns2 import movement as nm, traffic as nt
 
     try:
         if source.is_dir():
-            from .manifest import ResultError
-            from .result import Result
+            from ..manifest import ResultError
+            from ..result import Result
 
             try:
                 res = Result.load(source)
@@ -143,9 +143,7 @@ def export_cmd(source: Path, seed: int | None, traffic: Path | None, out: Path) 
             _io.atomic_write_bytes(traffic, nt.format_traffic(resolved.get("flows", []), resolved.get("tcp"),
                                                                label).encode())
     except _core.ScenarioError as e:
-        from .cli import _scenario_error_text
-
-        raise _fail(_scenario_error_text(e, source)) from None
+        raise _fail(scenario_error_text(e, source)) from None
     except ValueError as e:
         raise _fail(f"{source}: {e}") from None
     legs = int((frame["time_s"] > 0).sum() + ((frame["time_s"] == 0) & (frame["speed_mps"] > 0)).sum())
@@ -157,8 +155,8 @@ def _scenario_movement(sc: dict[str, Any], seed: int | None) -> Any:
     """A scenario file's movement: computed from its legs, or, for a drawn
     mobility model, from a run of its nodes alone (movement does not depend
     on traffic: each node's random stream is its own, crate::rng)."""
-    from . import ns2_movement as nm
-    from ._run import run
+    from .._run import run
+    from ..formats.ns2 import movement as nm
 
     seed = seed if seed is not None else int(sc.get("seed", 1))
     mob = sc.get("mobility") or {}

@@ -1,6 +1,6 @@
 """`hoplab bench --memory`: peak memory of long runs (issue 10 item 5).
 
-Each scenario runs in a fresh ``python -m hoplab.bench_memory NAME`` so that
+Each scenario runs in a fresh ``python -m hoplab._bench.memory NAME`` so that
 its peak RSS (``resource.getrusage``) belongs to it alone. The run goes
 through ``hoplab.run``, as a user's would: the engine, the result columns
 and the pandas DataFrames of the returned ``Result`` all count.
@@ -22,10 +22,10 @@ import sys
 import time
 from typing import Any
 
-from . import scenario as sc
-from ._bench_one import _rss_mb
-from ._table import markdown_table, text_table
-from .bench import run_child
+from .. import scenario as sc
+from .._table import markdown_table, text_table
+from .one import _rss_mb
+from .suite import run_child
 
 TARGET_MB = 150.0
 
@@ -43,7 +43,7 @@ def build(name: str) -> dict[str, Any]:
 
 def measure(name: str) -> dict[str, Any]:
     """Run scenario `name` in this process and report its memory."""
-    from ._run import run
+    from .._run import run
 
     scenario = build(name)
     baseline = _rss_mb()
@@ -66,7 +66,7 @@ def measure(name: str) -> dict[str, Any]:
 def run_memory_bench(progress=None) -> list[dict[str, Any]]:
     rows = []
     for name in SCENARIOS:
-        rows.append(run_child(name, module="hoplab.bench_memory"))
+        rows.append(run_child(name, module="hoplab._bench.memory"))
         if progress:
             progress(f"{name}: peak {rows[-1]['peak_rss_mb']:.1f} MB, {rows[-1]['wall_s']:.1f} s")
     return rows

@@ -39,7 +39,7 @@ from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
-from ._ns2_text import Ns2FormatError, clip, commands, index, number, read_text
+from ._text import Ns2FormatError, clip, commands, index, number, read_text
 
 __all__ = ["Ns2Movement", "Ns2Leg", "Track", "read_movement", "parse_movement", "hoplab_legs",
            "movement_frame", "format_movement", "write_movement", "tracks", "scenario_nodes",
@@ -333,7 +333,7 @@ def initial_positions(sc: Mapping[str, Any], seed: int | None = None) -> list[tu
         return [((i % cols) * s, (i // cols) * s) for i in range(int(t["rows"]) * cols)]
     if kind == "explicit":
         return [(float(p[0]), float(p[1])) for p in t["positions"]]
-    from ._run import run
+    from ..._run import run
 
     bare = {k: copy.deepcopy(v) for k, v in sc.items() if k in ("name", "seed", "topology", "radio")}
     bare.update(duration_s=1e-6, flows=[], output={"timeseries": False})
@@ -420,7 +420,7 @@ def format_movement(frame: pd.DataFrame, comment: str | None = None) -> str:
 
 def write_movement(frame: pd.DataFrame, path: str | Path, comment: str | None = None) -> Path:
     """Write `format_movement` to ``path`` (atomically) and return it."""
-    from ._io import atomic_write_bytes
+    from ..._io import atomic_write_bytes
 
     p = Path(path)
     atomic_write_bytes(p, format_movement(frame, comment).encode())

@@ -1,9 +1,7 @@
-"""`hoplab validate` and `hoplab config`: check a scenario without running
-it, print the configuration reference (every field's type, unit, default,
+"""`hoplab config`: print the configuration reference (every field's type, unit, default,
 valid range and source, generated from the Rust schema table), or a
 scenario fully resolved (defaults filled in, routing preset applied).
 
-    hoplab validate SCENARIO [--set key=value ...]
     hoplab config [--markdown]
     hoplab config --resolved SCENARIO [--set key=value ...]
 """
@@ -16,7 +14,9 @@ from typing import Any
 
 import click
 
-from . import _core, _deprecation
+from .. import _core
+from ._check import check, load
+from .errors import scenario_failure
 
 
 def reference() -> dict[str, Any]:
@@ -86,31 +86,6 @@ def text() -> str:
     return "\n".join(lines)
 
 
-def _load(path: Path, sets: tuple[str, ...]) -> tuple[str, str]:
-    from .cli import _read, _with_overrides
-
-    return _with_overrides(path, *_read(path), sets)
-
-
-def _check(path: Path, text_: str, fmt: str, sets: tuple[str, ...]) -> tuple[str, int]:
-    from .cli import scenario_failure
-
-    try:
-        return _deprecation.check(text_, fmt)
-    except _core.ScenarioError as e:
-        raise scenario_failure(e, path, sets) from None
-
-
-@click.command("validate")
-@click.argument("scenario", type=click.Path(path_type=Path))
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario field.")
-def validate_cmd(scenario: Path, sets: tuple[str, ...]) -> None:
-    """Check a scenario file without running it: `OK` with its name and node
-    count (exit 0), or the one-line error (exit 2)."""
-    name, nodes = _check(scenario, *_load(scenario, sets), sets)
-    click.echo(f"{scenario}: OK: {name}, {nodes} node{'s' if nodes != 1 else ''}")
-
-
 @click.command("config")
 @click.option("--resolved", "resolved", type=click.Path(path_type=Path), default=None, metavar="SCENARIO",
               help="Print SCENARIO with every default filled in and its routing preset resolved, as TOML.")
@@ -121,18 +96,9 @@ def config_cmd(resolved: Path | None, sets: tuple[str, ...], as_markdown: bool) 
     if resolved is None:
         click.echo(markdown() if as_markdown else text(), nl=not as_markdown)
         return
-    from .cli import scenario_failure
-
-    text_, fmt = _load(resolved, sets)
-    _check(resolved, text_, fmt, sets)
+    text_, fmt = load(resolved, sets)
+    check(resolved, text_, fmt, sets)
     try:
         click.echo(_core.resolved_scenario(text_, fmt), nl=False)
     except _core.ScenarioError as e:
         raise scenario_failure(e, resolved, sets) from None
-
-
-def register(group: click.Group) -> None:
-    """Add the commands to the `hoplab` group and print old-key warnings as one line each."""
-    group.add_command(validate_cmd)
-    group.add_command(config_cmd)
-    _deprecation.print_as_cli_warnings()

@@ -1,0 +1,5 @@
+"""`python -m hoplab.cli`, as `hoplab`."""
+
+from . import main
+
+main()

@@ -1,0 +1,64 @@
+"""The command table (after pip's `commands_dict`): name -> where the click
+command lives and its summary for `hoplab --help`.
+
+A command module is imported only when its command runs (or its own --help
+is asked for). The summary is the first paragraph of the command's
+docstring; tests/python/test_cli_package.py checks that they agree.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["COMMANDS", "CommandInfo"]
+
+
+class CommandInfo(NamedTuple):
+    module: str  # absolute module path
+    attr: str  # the click command (or group) in it
+    summary: str  # first paragraph of its docstring
+
+
+COMMANDS: dict[str, CommandInfo] = {
+    "bench": CommandInfo(
+        "hoplab.cli.bench", "bench",
+        "Time fixed scenarios, each in a fresh process (4-hop chain, 7x7 grid, 200 random nodes with static "
+        "routing; the grid with DSR, the 200 nodes with AODV and with OLSR; seed 001's 150 mobile nodes and a "
+        "1,000-node version with AODV and DSR) and report events, wall time, events/s and peak memory against "
+        "the targets (routing: <= 3x the static run)."),
+    "config": CommandInfo(
+        "hoplab.cli.config", "config_cmd",
+        "Print the scenario reference: every field's type, unit, default, valid range and source."),
+    "design": CommandInfo(
+        "hoplab.cli.design", "design_group",
+        "Experiment designs: factors, levels, replicas and run order (see README)."),
+    "example": CommandInfo(
+        "hoplab.cli.example", "example_cmd",
+        "List the packaged example scenarios, or print one (NAME) as TOML."),
+    "lab": CommandInfo(
+        "hoplab.cli.lab", "lab_group",
+        "Run designs into a result store, see what is done, export results."),
+    "movement": CommandInfo(
+        "hoplab.cli.movement", "movement_group",
+        "ns-2 movement (setdest) and connection (cbrgen) files: import them into a scenario, export the "
+        "movement of a run."),
+    "plot": CommandInfo(
+        "hoplab.cli.plot", "plot_group",
+        "Draw figures of results: PNG, SVG or PDF, chosen by the suffix of -o."),
+    # The paper reproductions: hoplab.papers.cli:reproduce once they move there.
+    "reproduce": CommandInfo(
+        "hoplab.cli.reproduce", "reproduce",
+        "Reproduce a seed paper's experiment."),
+    "run": CommandInfo(
+        "hoplab.cli.run", "run_cmd",
+        "Run one scenario file (TOML, or .json), print a summary and save the results."),
+    "timeline": CommandInfo(
+        "hoplab.cli.timeline", "timeline",
+        "Print what happens around a route break: movement, declared link failures (false ones marked), "
+        "route errors, discoveries, the first data over a new path with the outage, and the first ACK after "
+        "it."),
+    "validate": CommandInfo(
+        "hoplab.cli.validate", "validate_cmd",
+        "Check a scenario file without running it: `OK` with its name and node count (exit 0), or the "
+        "one-line error (exit 2)."),
+}
