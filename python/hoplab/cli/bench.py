@@ -9,6 +9,8 @@ import click
 
 from .errors import HoplabError
 
+__all__ = ["bench"]
+
 
 @click.command("bench")
 @click.option("--repeat", type=click.IntRange(1, 100), default=1, show_default=True,

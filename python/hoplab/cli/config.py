@@ -18,6 +18,8 @@ from .. import _core
 from ._check import check, load
 from .errors import scenario_failure
 
+__all__ = ["config_cmd", "markdown", "reference", "text"]
+
 
 def reference() -> dict[str, Any]:
     """{"fields": [{path, ty, unit, default, range, why, source, doc}], "presets": [[protocol, [names]]]}."""

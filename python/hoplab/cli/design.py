@@ -12,6 +12,8 @@ import click
 from . import _runs_table
 from ._designs import lab_errors, load_design
 
+__all__ = ["design_group"]
+
 
 @click.group("design")
 def design_group() -> None:

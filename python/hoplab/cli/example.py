@@ -15,6 +15,8 @@ import click
 from .._resources import example_names, example_text
 from .errors import HoplabError
 
+__all__ = ["example_cmd"]
+
 
 def _first_comment(text: str) -> str:
     for line in text.splitlines():

@@ -15,6 +15,8 @@ import click
 from ._designs import lab_errors, load_design
 from .errors import HoplabError
 
+__all__ = ["lab_group"]
+
 
 @click.group("lab")
 def lab_group() -> None:

@@ -20,6 +20,8 @@ from .. import _core
 from . import _input
 from .errors import HoplabError, scenario_error_text
 
+__all__ = ["movement_group"]
+
 OUT = click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
                    help="File to write.")
 _FIELD = re.compile(r"(mobility\.legs|flows)\[(\d+)\]")

@@ -19,6 +19,8 @@ import click
 
 from .errors import HoplabError
 
+__all__ = ["plot_group"]
+
 OUT = click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
                    help="Output file; .png, .svg or .pdf chooses the format.")
 
@@ -34,7 +36,7 @@ def _plot_module(sub: str | None = None) -> Any:
 
     from .._extras import require
 
-    require("plot", "hoplab plot")
+    require("plot", "hoplab plot", ("matplotlib",))  # sweep asks hoplab.stats for scipy
     return importlib.import_module("hoplab.plot" + (f".{sub}" if sub else ""))
 
 

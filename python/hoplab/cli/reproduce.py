@@ -19,6 +19,8 @@ import click
 from .._extras import require
 from .errors import HoplabError, os_error_text, scenario_error_text
 
+__all__ = ["reproduce"]
+
 
 @click.command("reproduce")
 @click.argument("experiment", type=click.Choice(["seed000", "seed000-routing", "seed001", "seed002", "seed003", "seed004"]))

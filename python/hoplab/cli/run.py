@@ -13,6 +13,8 @@ import click
 from . import _input
 from .errors import HoplabError, os_error_text, scenario_failure
 
+__all__ = ["run_cmd"]
+
 U64_MAX = 2**64 - 1
 
 

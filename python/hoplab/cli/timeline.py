@@ -12,6 +12,8 @@ import click
 from . import _input
 from .errors import scenario_failure
 
+__all__ = ["timeline"]
+
 U64_MAX = 2**64 - 1
 
 

@@ -11,6 +11,8 @@ import click
 
 from ._check import check, load
 
+__all__ = ["validate_cmd"]
+
 
 @click.command("validate")
 @click.argument("scenario", type=click.Path(path_type=Path))

@@ -46,7 +46,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from .._extras import require
 
-    require("plot", f"hoplab.plot.{name}")
+    require("plot", f"hoplab.plot.{name}", ("matplotlib",))  # sweep asks hoplab.stats for scipy
     module, attr = _WHERE[name]
     value = importlib.import_module(f"{__name__}.{module}")
     if attr is not None:
