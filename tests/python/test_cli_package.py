@@ -274,3 +274,16 @@ def test_wrapper_without_cargo_and_a_stale_build_says_so_in_one_line(tmp_path, s
     assert "cargo is not on PATH: install Rust (https://rustup.rs)" in lines[0]
     assert ("out of date (" in lines[0]) == stale
     assert not (venv / "bin" / "python").exists()  # nothing created
+
+
+def test_extras_are_the_ones_pyproject_declares():
+    import tomllib
+
+    from hoplab._extras import EXTRAS
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert set(EXTRAS) <= set(declared)
+    assert declared["all"] == ["hoplab[stats,plot,dask]"]
+    for extra, modules in EXTRAS.items():
+        names = " ".join(declared[extra]).replace("-", "_")
+        assert all(m in names for m in modules if m != "distributed"), (extra, modules, declared[extra])
