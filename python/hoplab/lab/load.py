@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any
 
 import pandas as pd
 
 from ..result import SCHEMA
 from .design import Design
-from .store import RUN_TABLES, Store, StoreError
+from .store import RUN_TABLES, Store, StoreError, StoreMigrationWarning
 
 __all__ = ["load", "status"]
 
@@ -47,6 +48,16 @@ def _runs_frame(st: Store, names: list[str]) -> tuple[pd.DataFrame, list[str]]:
         df["seed"] = [int(s) for s in df["seed"]]
         df["replica"] = df["replica"].astype("int64")
     return df, factor_cols
+
+
+def _warn_lacking(st: Store) -> None:
+    lacking = st.lacking()
+    if lacking:
+        n = max(lacking.values())
+        warnings.warn(
+            f"{st.dir}: {n} run(s) were recorded by an older hoplab without flows column(s) "
+            f"{', '.join(lacking)}: they read as NaN (forget and run them again to fill them)",
+            StoreMigrationWarning, stacklevel=3)
 
 
 def _typed(df: pd.DataFrame, schema: dict[str, Any]) -> pd.DataFrame:
@@ -90,6 +101,7 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
             out = runs.merge(info, on="key", how="left")
             return out.sort_values(["design", "idx"]).drop(columns="idx").reset_index(drop=True)
         if table == "flows":
+            _warn_lacking(st)
             flows = st.query("SELECT * FROM flows")
             out = runs.merge(flows, on="key", how="left")
             out = out.sort_values(["design", "idx", "flow"], na_position="first")

@@ -39,7 +39,7 @@ import pandas as pd
 from ..manifest import _sha256
 from ..result import SCHEMA
 
-__all__ = ["Store", "StoreError", "STORE_FILE"]
+__all__ = ["Store", "StoreError", "StoreMigrationWarning", "STORE_FILE"]
 
 STORE_FILE = "store.sqlite"
 FORMAT_VERSION = 1
@@ -90,6 +90,11 @@ CREATE INDEX IF NOT EXISTS design_runs_key ON design_runs(key);
 
 class StoreError(RuntimeError):
     """A store that cannot be opened or read (names the path)."""
+
+
+class StoreMigrationWarning(UserWarning):
+    """Runs in a store were recorded by an older hoplab and lack columns the
+    engine now declares (they read as NaN); the message names them."""
 
 
 def parquet_bytes(df: pd.DataFrame) -> bytes:
@@ -181,6 +186,19 @@ class Store:
 
     def __exit__(self, *_: Any) -> None:
         self.close()
+
+    def lacking(self) -> dict[str, int]:
+        """{flows column: runs without it}: runs recorded by an older hoplab,
+        before the engine declared the column (it reads back as NaN). Only
+        integer and boolean columns can tell: the engine never leaves them
+        empty, while a float column may be NaN by right."""
+        out = {}
+        for c, t in SCHEMA["flows"].items():
+            if t in ("int64", "bool"):
+                (n,) = self.db.execute(f'SELECT COUNT(DISTINCT key) FROM flows WHERE "{c}" IS NULL').fetchone()
+                if n:
+                    out[c] = n
+        return out
 
     def run_dir(self, key: str) -> Path:
         return self.dir / "tables" / key[:2] / key
