@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
-from ..result import SCHEMA
+from .._schema import SCHEMA
 from .design import Design
 from .store import RUN_TABLES, Store, StoreError, StoreMigrationWarning
 
@@ -33,6 +34,8 @@ def _designs(st: Store, design: str | Design | None) -> list[str]:
 
 def _runs_frame(st: Store, names: list[str]) -> tuple[pd.DataFrame, list[str]]:
     """One row per recorded run of each design: key, design, factors..., replica, seed, status, error."""
+    import pandas as pd
+
     frames, factor_cols = [], []
     for name in names:
         factors = st.design_factors(name)
@@ -89,6 +92,8 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
     design's runs (default: every design in the store; a run in two designs
     appears once for each). Runs not yet simulated are left out.
     """
+    import pandas as pd
+
     valid = ("flows", "runs") + RUN_TABLES
     if table not in valid:
         raise ValueError(f"table: {table!r} is not one of {', '.join(valid)}")
@@ -125,6 +130,8 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
 def status(store: str | os.PathLike[str], design: Design | None = None) -> pd.DataFrame:
     """Per design: runs in it, done (ok), failed, missing. With ``design``
     (not yet registered, e.g. before `lab run`), its own runs are counted."""
+    import pandas as pd
+
     with Store(store, create=False) as st:
         rec = st.recorded()
         rows = []

@@ -32,12 +32,13 @@ import socket
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
 from ..manifest import _sha256
-from ..result import SCHEMA
+from .._schema import SCHEMA, TABLES
 
 __all__ = ["Store", "StoreError", "StoreMigrationWarning", "STORE_FILE"]
 
@@ -45,8 +46,7 @@ STORE_FILE = "store.sqlite"
 FORMAT_VERSION = 1
 # Tables kept per run besides flows (which live in SQLite); the frame trace
 # only when the scenario asked for it (`[output] trace = true`).
-RUN_TABLES = ("nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
-              "movement", "downloads", "oracle_paths")
+RUN_TABLES = tuple(t for t in TABLES if t != "flows")
 
 _SQL_TYPE = {"int64": "INTEGER", "float64": "REAL", "bool": "INTEGER", str: "TEXT"}
 FLOW_COLUMNS = list(SCHEMA["flows"])
@@ -318,6 +318,8 @@ class Store:
     def run_table(self, key: str, name: str, *, verify: bool = True) -> pd.DataFrame:
         """One stored table of one run (empty with the schema's columns if the
         run produced no rows)."""
+        import pandas as pd
+
         row = self.db.execute("SELECT tables FROM runs WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise StoreError(f"{self.dir}: no run {key[:12]}")
@@ -334,6 +336,8 @@ class Store:
 
     # --- reading -------------------------------------------------------
     def query(self, sql: str, params: Iterable[Any] = ()) -> pd.DataFrame:
+        import pandas as pd
+
         cur = self.db.execute(sql, tuple(params))
         cols = [d[0] for d in cur.description]
         return pd.DataFrame(cur.fetchall(), columns=cols)
