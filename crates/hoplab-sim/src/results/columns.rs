@@ -120,6 +120,18 @@ pub trait ColumnarTable {
 /// brackets ("" for none). `columnar` declares a struct of `Vec`s instead.
 #[macro_export]
 macro_rules! result_table {
+    (@schema $table:literal, [$($tdoc:literal),*], $([$($doc:literal),+] $field:ident $ty:ty, $unit:literal),*) => {
+        $crate::results::columns::TableSchema {
+            name: $table,
+            meaning: concat!($($tdoc),*),
+            columns: &[$($crate::results::columns::Column {
+                name: stringify!($field),
+                dtype: <$ty as $crate::results::columns::ColumnValue>::DTYPE,
+                unit: $unit,
+                meaning: concat!($($doc),+),
+            }),*],
+        }
+    };
     (
         $(#[doc = $tdoc:literal])*
         #[derive($($derive:ident),*)]
@@ -140,16 +152,8 @@ macro_rules! result_table {
         }
 
         impl $crate::results::columns::Table for $name {
-            const SCHEMA: $crate::results::columns::TableSchema = $crate::results::columns::TableSchema {
-                name: $table,
-                meaning: concat!($($tdoc),*),
-                columns: &[$($crate::results::columns::Column {
-                    name: stringify!($field),
-                    dtype: <$ty as $crate::results::columns::ColumnValue>::DTYPE,
-                    unit: $unit,
-                    meaning: concat!($($doc),+),
-                }),*],
-            };
+            const SCHEMA: $crate::results::columns::TableSchema =
+                $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
 
             fn columns(rows: &[Self]) -> Vec<$crate::results::columns::ColumnData> {
                 vec![$(
@@ -179,16 +183,8 @@ macro_rules! result_table {
         }
 
         impl $crate::results::columns::ColumnarTable for $name {
-            const SCHEMA: $crate::results::columns::TableSchema = $crate::results::columns::TableSchema {
-                name: $table,
-                meaning: concat!($($tdoc),*),
-                columns: &[$($crate::results::columns::Column {
-                    name: stringify!($field),
-                    dtype: <$ty as $crate::results::columns::ColumnValue>::DTYPE,
-                    unit: $unit,
-                    meaning: concat!($($doc),+),
-                }),*],
-            };
+            const SCHEMA: $crate::results::columns::TableSchema =
+                $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
 
             fn columns(&self) -> Vec<$crate::results::columns::ColumnData> {
                 vec![$(<$ty as $crate::results::columns::ColumnValue>::column(self.$field.clone()),)*]
