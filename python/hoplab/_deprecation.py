@@ -18,9 +18,14 @@ def check(text: str, fmt: str, stacklevel: int = 4) -> tuple[str, int]:
     """Validate ``text`` (raises ScenarioError), warn for each old key, and
     return the scenario's ``(name, node count)``."""
     name, nodes, old = _core.check_scenario(text, fmt)
-    for w in old:
-        warnings.warn(w, ScenarioKeyDeprecationWarning, stacklevel=stacklevel)
+    warn_old_keys(old, stacklevel + 1)
     return name, nodes
+
+
+def warn_old_keys(old: list[str], stacklevel: int) -> None:
+    """One `ScenarioKeyDeprecationWarning` per old key the engine reported."""
+    for w in old:
+        warnings.warn(w, ScenarioKeyDeprecationWarning, stacklevel=stacklevel + 1)
 
 
 def print_as_cli_warnings() -> None:

@@ -92,8 +92,9 @@ def run_text(text: str, fmt: str, seed: int | None,
 
     Old key names work and raise a `ScenarioKeyDeprecationWarning` each."""
     try:
-        _deprecation.check(text, fmt)
-        raw = _core.run_json(text, seed, progress) if fmt == "json" else _core.run_toml(text, seed, progress)
+        # Parsed, validated and cost-checked once, by the call that runs it.
+        raw, old_keys = _core.run(text, fmt, seed, progress)
     except _core.ScenarioError as e:
         raise tidy(e, internal_json=internal_json) from None
+    _deprecation.warn_old_keys(old_keys, stacklevel=3)
     return Result.from_core(raw, scenario_text=text, scenario_format=fmt)

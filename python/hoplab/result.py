@@ -1,24 +1,11 @@
 """The results of one run as pandas DataFrames, and their files on disk.
 
-A results directory holds::
-
-    info.json        facts about the run (scenario name, seed, events, wall time, event hash)
-    flows.csv        one row per flow       (or .parquet with format="parquet")
-    nodes.csv        one row per node
-    drops.csv        one row per (node, layer, reason, packet type)
-    timeseries.csv   TCP sender state (cwnd, ssthresh, srtt, rto) over time, bounded by
-                     [output] timeseries_interval_s and timeseries_max_samples
-    overhead.csv     routing control packets and bytes sent, per node and message type
-    route_events.csv link failures (false or not), discoveries and their latency, RERRs, salvages
-    paths.csv        seconds each flow direction spent at each path length
-    outages.csv      no-route periods at sources and delivery gaps at destinations
-    trace.csv        with `[output] trace = true`: every frame sent and received, every drop
-    movement.csv     every node's initial position (time 0, speed 0), then every leg it started
-    downloads.csv    per download of a www flow: start, end (last byte ACKed), bytes, completed
-    oracle_paths.csv seconds each flow's shortest path in the true topology had each hop count
-                     (0: no path), while the flow was active (seed 002 Eq. 1's t_i)
-    scenario.toml    the scenario that was run (scenario.json for a dict)
-    MANIFEST.json    each file's size and SHA-256, written last (hoplab/manifest.py)
+A results directory holds ``info.json`` (facts about the run: scenario name,
+seed, events, wall time, event hash), one file per table of ``TABLES``
+(``flows.csv``, ``nodes.csv``, ...; or ``.parquet`` with format="parquet"),
+the scenario that was run (``scenario.toml``, or ``scenario.json`` for a dict)
+and ``MANIFEST.json`` (each file's size and SHA-256, written last). The tables
+and their columns are the engine's (`_schema.py`); docs/RESULTS.md lists them.
 
 `Result.load(dir)` reads such a directory back into equal DataFrames, after
 checking every file against the manifest (`hoplab.ResultError` if not whole).
@@ -27,147 +14,31 @@ checking every file against the manifest (`hoplab.ResultError` if not whole).
 from __future__ import annotations
 
 import json
+import math
 import os
 import warnings
 from pathlib import Path
-from typing import Any, Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import manifest
+from ._csv import csv_text
+from ._schema import SCHEMA, TABLES
 from ._table import fmt_num, text_table
 
-__all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW"]
+if TYPE_CHECKING:  # pandas is imported when a DataFrame is first needed
+    import pandas as pd
 
-# pandas 3 parses floats exactly by default (and deprecates the option);
-# pandas 2 needs float_precision="round_trip" for CSV files to round-trip.
-READ_CSV_KW: dict[str, Any] = (
-    {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"})
+__all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW", "read_csv_kw"]
 
-TABLES = ("flows", "nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
-          "movement", "downloads", "oracle_paths")
+# Column order and dtype of every table come from the engine (`_schema.py`).
 
-# Column order and dtype of every table (mirrors crates/hoplab-sim/src/results.rs).
-SCHEMA: dict[str, dict[str, Any]] = {
-    "flows": {
-        "flow": "int64",
-        "kind": str,
-        "src": "int64",
-        "dst": "int64",
-        "start_s": "float64",
-        "end_s": "float64",
-        "bytes_delivered": "int64",
-        "throughput_kbps": "float64",
-        "packets_sent": "int64",
-        "retransmissions": "int64",
-        "packets_received": "int64",
-        "retransmission_index": "float64",
-        "loss_rate": "float64",
-        "rtt_mean_ms": "float64",
-        "rtt_std_ms": "float64",
-        "rtt_samples": "int64",
-        "timeouts": "int64",
-        "fast_retransmits": "int64",
-        "stream_errors": "int64",
-        "completed": "bool",
-        "route_changes": "int64",
-        "rto_time_s": "float64",
-        "no_route_s": "float64",
-        "longest_gap_s": "float64",
-        "elfn_events": "int64",
-        "probes": "int64",
-        "standby_s": "float64",
-        "adtcp_congestion": "int64",
-        "adtcp_channel_error": "int64",
-        "adtcp_route_change": "int64",
-        "adtcp_disconnection": "int64",
-        "delay_mean_ms": "float64",
-        "delay_std_ms": "float64",
-        "jitter_ms": "float64",
-        "completion_s": "float64",
-        "transfer_throughput_kbps": "float64",
-    },
-    "nodes": {
-        "node": "int64",
-        "x": "float64",
-        "y": "float64",
-        "ifq_mean": "float64",
-        "ifq_max": "int64",
-        "mac_frames_sent": "int64",
-        "mac_data_sent": "int64",
-        "mac_retransmissions": "int64",
-        "rx_collisions": "int64",
-        "forwarded": "int64",
-    },
-    "drops": {
-        "node": "int64",
-        "layer": str,
-        "reason": str,
-        "packet_type": str,
-        "count": "int64",
-    },
-    "timeseries": {
-        "flow": "int64",
-        "time_s": "float64",
-        "cwnd": "float64",
-        "ssthresh": "float64",
-        "srtt_ms": "float64",
-        "rto_ms": "float64",
-    },
-    "overhead": {"node": "int64", "kind": str, "packets": "int64", "bytes": "int64"},
-    "route_events": {
-        "time_s": "float64",
-        "node": "int64",
-        "event": str,
-        "peer": "int64",
-        "cause": str,
-        "false_failure": "bool",
-        "flow": "int64",
-        "latency_s": "float64",
-    },
-    "paths": {"flow": "int64", "direction": str, "hops": "int64", "time_s": "float64"},
-    "outages": {"flow": "int64", "node": "int64", "kind": str, "start_s": "float64", "end_s": "float64"},
-    # `[output] trace = true`: every frame sent ("tx") or ended at a receiver
-    # ("rx" decoded, "col" collided, "weak" below the receive threshold) and
-    # every drop ("drop", with the ns-2 code in `reason`).
-    "trace": {
-        "time_s": "float64",
-        "node": "int64",
-        "event": str,
-        "frame": str,
-        "src": "int64",
-        "dst": "int64",
-        "seq": "int64",
-        "retry": "bool",
-        "uid": "int64",
-        "packet_type": str,
-        "packet_src": "int64",
-        "packet_dst": "int64",
-        "tcp_seq": "int64",
-        "reason": str,
-    },
-    # One row per leg a node started, scripted or random waypoint: from (x, y)
-    # toward (to_x, to_y) at speed_mps; each node's initial position is a row
-    # at time 0 with speed 0 (what an ns-2 movement file needs).
-    "movement": {
-        "node": "int64",
-        "time_s": "float64",
-        "x": "float64",
-        "y": "float64",
-        "to_x": "float64",
-        "to_y": "float64",
-        "speed_mps": "float64",
-    },
-    "downloads": {
-        "flow": "int64",
-        "download": "int64",
-        "start_s": "float64",
-        "end_s": "float64",
-        "bytes": "int64",
-        "completed": "bool",
-    },
-    "oracle_paths": {"flow": "int64", "hops": "int64", "time_s": "float64"},
-}
+
+def read_csv_kw() -> dict[str, Any]:
+    """pandas 3 parses floats exactly by default (and deprecates the option);
+    pandas 2 needs float_precision="round_trip" for CSV files to round-trip."""
+    import pandas as pd
+
+    return {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
 
 
 # Every name a file of a result can have: those in a directory that a
@@ -177,8 +48,10 @@ RESULT_NAMES = frozenset(
     + ["info.json", "scenario.toml", "scenario.json", manifest.MANIFEST])
 
 
-def _read_table(path: Path, read: Any) -> pd.DataFrame:
+def _read_table(path: Path, read: Any) -> "pd.DataFrame":
     """A table file as a DataFrame (an empty file is an empty table), or ResultError."""
+    import pandas as pd
+
     try:
         return read()
     except pd.errors.EmptyDataError:
@@ -187,15 +60,17 @@ def _read_table(path: Path, read: Any) -> pd.DataFrame:
         raise manifest.ResultError(path, f"unreadable table ({e})") from None
 
 
-def _frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
+def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
     """A DataFrame in the schema's column order and dtypes.
 
     Columns the simulator adds beyond the schema are kept, after the known ones.
     """
+    import pandas as pd
+
     schema = SCHEMA[table]
     df = pd.DataFrame({k: list(v) if not hasattr(v, "dtype") else v for k, v in columns.items()})
-    for col in {"route_events": ("cause",), "trace": ("frame", "reason")}.get(table, ()):
-        if col in df.columns:
+    for col, t in schema.items():
+        if t is str and col in df.columns:
             df[col] = df[col].astype(object).fillna("")  # an empty string reads back from CSV as NaN
     for col in schema:
         if col not in df.columns:
@@ -205,54 +80,83 @@ def _frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
     return df.astype({c: t for c, t in schema.items()}).reset_index(drop=True)
 
 
+def __getattr__(name: str) -> Any:
+    if name == "READ_CSV_KW":  # kept for callers of the constant it used to be
+        return read_csv_kw()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _table_property(name: str) -> property:
+    def get(self: "Result") -> "pd.DataFrame":
+        df = self._frames.get(name)
+        if df is None:
+            df = self._frames[name] = _frame(name, self._columns.pop(name, {}))
+        return df
+
+    def set_(self: "Result", df: "pd.DataFrame") -> None:
+        self._columns.pop(name, None)
+        self._frames[name] = df
+
+    return property(get, set_, doc=f"The ``{name}`` table as a DataFrame (built on first use).")
+
+
 class Result:
     """What one simulation run produced.
 
     Attributes: ``info`` (dict), and DataFrames ``flows``, ``nodes``,
     ``drops``, ``timeseries``, ``overhead``, ``route_events``, ``paths``,
     ``outages``, ``trace``, ``movement``, ``downloads`` and
-    ``oracle_paths`` (see the module docstring).
+    ``oracle_paths`` (see the module docstring and docs/RESULTS.md). Each
+    DataFrame is built from the engine's columns when first used, so a
+    result that is only printed and saved never imports pandas.
     """
-
-    flows: pd.DataFrame
-    nodes: pd.DataFrame
-    drops: pd.DataFrame
-    timeseries: pd.DataFrame
-    overhead: pd.DataFrame
-    route_events: pd.DataFrame
-    paths: pd.DataFrame
-    outages: pd.DataFrame
-    trace: pd.DataFrame
-    movement: pd.DataFrame
-    downloads: pd.DataFrame
-    oracle_paths: pd.DataFrame
 
     def __init__(
         self,
         info: dict[str, Any],
-        *frames: pd.DataFrame,
+        *frames: "pd.DataFrame",
         scenario_text: str | None = None,
         scenario_format: str | None = None,
     ) -> None:
         """``frames`` are the tables in ``TABLES`` order; missing ones are empty."""
         self.info = info
-        for i, t in enumerate(TABLES):
-            setattr(self, t, frames[i] if i < len(frames) else _frame(t, {}))
+        self._frames: dict[str, Any] = dict(zip(TABLES, frames))
+        # Tables not yet turned into DataFrames: {table: {column: list}}.
+        self._columns: dict[str, Mapping[str, Any]] = {t: {} for t in TABLES[len(frames):]}
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], *, scenario_text: str | None = None,
                   scenario_format: str | None = None) -> "Result":
-        """Build from the dict returned by ``hoplab._core.run_toml``/``run_json``."""
-        return cls(
+        """Build from the dict returned by ``hoplab._core.run``."""
+        r = cls(
             # The version and commit that ran the simulation (a later save by
             # another hoplab records itself in MANIFEST.json, not here).
             {**dict(raw["info"]), **manifest.writer_info()},
-            *(_frame(t, raw[t]) for t in TABLES),
             scenario_text=scenario_text,
             scenario_format=scenario_format,
         )
+        r._columns = {t: raw[t] for t in TABLES}
+        return r
+
+    def _rows(self, table: str) -> list[Any]:
+        """The table's rows as named tuples, from the engine's columns if the
+        DataFrame was never built (what the summary reads)."""
+        cols = self._columns.get(table)
+        if cols is None:
+            return list(self._frames[table].itertuples(index=False))
+        from collections import namedtuple
+
+        names = list(SCHEMA[table])
+        row = namedtuple("Row", names)  # type: ignore[misc]
+        return [row(*vals) for vals in zip(*(cols[c] for c in names))]
+
+    def _length(self, table: str) -> int:
+        cols = self._columns.get(table)
+        if cols is None:
+            return len(self._frames[table])
+        return len(next(iter(cols.values()), ()))
 
     # ------------------------------------------------------------------ files
     def save(self, directory: str | Path, format: str = "csv") -> Path:
@@ -279,12 +183,14 @@ class Result:
 
         entries = []
         for t in TABLES:
-            df = getattr(self, t)
-            if format == "csv":
-                write = text(df.to_csv(index=False))
+            cols = self._columns.get(t)
+            if format == "csv" and cols is not None:
+                write = text(csv_text(list(SCHEMA[t]), cols))
+            elif format == "csv":
+                write = text(self._frames[t].to_csv(index=False))
             else:
-                write = (lambda p, df=df: df.to_parquet(p, index=False))
-            entries.append(manifest.Entry(f"{t}.{format}", write, len(df)))
+                write = (lambda p, df=getattr(self, t): df.to_parquet(p, index=False))
+            entries.append(manifest.Entry(f"{t}.{format}", write, self._length(t)))
         entries.append(manifest.Entry("info.json", text(json.dumps(self.info, indent=2, sort_keys=True) + "\n")))
         if self.scenario_text is not None:
             ext = "json" if self.scenario_format == "json" else "toml"
@@ -307,6 +213,8 @@ class Result:
         reads a directory without a manifest (saved before hoplab wrote them)
         with a warning; check it, then `save` it again to add a manifest.
         """
+        import pandas as pd
+
         d = Path(directory)
         if verify:
             m = manifest.verify(d, RESULT_NAMES)
@@ -319,7 +227,7 @@ class Result:
         for t in TABLES:
             if f"{t}.csv" in files:
                 path = d / f"{t}.csv"
-                raw = _read_table(path, lambda: pd.read_csv(path, **READ_CSV_KW))
+                raw = _read_table(path, lambda: pd.read_csv(path, **read_csv_kw()))
             elif f"{t}.parquet" in files:
                 path = d / f"{t}.parquet"
                 raw = _read_table(path, lambda: pd.read_parquet(path))
@@ -344,7 +252,7 @@ class Result:
     def flows_table(self) -> str:
         # NaN (no RTT for a CBR flow, no delay for an FTP flow) prints "-".
         rows = []
-        for r in self.flows.itertuples(index=False):
+        for r in self._rows("flows"):
             tcp = r.kind != "cbr"
             rows.append([
                 r.flow, r.kind, f"{r.src}->{r.dst}", fmt_num(r.throughput_kbps, 1),
@@ -363,13 +271,13 @@ class Result:
         rows = [[r.node, fmt_num(r.x, 0), fmt_num(r.y, 0), fmt_num(r.ifq_mean, 2), r.ifq_max,
                  fmt_num(int(r.mac_frames_sent), 0), fmt_num(int(r.mac_retransmissions), 0),
                  fmt_num(int(r.rx_collisions), 0), fmt_num(int(r.forwarded), 0)]
-                for r in self.nodes.itertuples(index=False)]
+                for r in self._rows("nodes")]
         return text_table(["node", "x m", "y m", "queue mean", "queue max", "MAC frames", "MAC retx",
                            "rx collisions", "forwarded"], rows)
 
     def drops_table(self) -> str:
         rows = [[r.node, r.layer, r.reason, r.packet_type, fmt_num(int(r.count), 0)]
-                for r in self.drops.itertuples(index=False)]
+                for r in self._rows("drops")]
         return text_table(["node", "layer", "reason", "type", "count"], rows, align="llllr")
 
     def routing_table(self) -> str:
@@ -377,23 +285,31 @@ class Result:
         time, link failures (false ones), discoveries, control overhead."""
         rows = [[r.flow, f"{r.src}->{r.dst}", fmt_num(int(r.route_changes), 0), fmt_num(r.no_route_s, 2),
                  fmt_num(r.longest_gap_s, 2), fmt_num(r.rto_time_s, 2)]
-                for r in self.flows.itertuples(index=False)]
+                for r in self._rows("flows")]
         parts = [text_table(["flow", "path", "route changes", "no route s", "longest gap s", "time in RTO s"], rows)]
-        ev = self.route_events
-        links = ev[ev.event == "link_broken"]
-        done = ev[ev.event == "discovery_done"]
-        lat = done.latency_s.dropna()
+        ev = self._rows("route_events")
+
+        def count(event: str) -> int:
+            return sum(1 for e in ev if e.event == event)
+
+        links = [e for e in ev if e.event == "link_broken"]
+        lat = [float(e.latency_s) for e in ev if e.event == "discovery_done" and not math.isnan(e.latency_s)]
         parts.append(
-            f"link failures declared {len(links)} (false: {int(links.false_failure.sum())}), "
-            f"route errors sent {int((ev.event == 'rerr_sent').sum())}, "
-            f"discoveries {int((ev.event == 'discovery_started').sum())} "
-            f"(done {len(done)}, failed {int((ev.event == 'discovery_failed').sum())}"
-            + (f", mean latency {lat.mean() * 1e3:.1f} ms" if len(lat) else "") + "), "
-            f"salvaged {int((ev.event == 'salvaged').sum())}")
-        if len(self.overhead):
-            by = self.overhead.groupby("kind")[["packets", "bytes"]].sum()
-            orow = [[k, fmt_num(int(r.packets), 0), fmt_num(int(r.bytes), 0)] for k, r in by.iterrows()]
-            orow.append(["total", fmt_num(int(by.packets.sum()), 0), fmt_num(int(by.bytes.sum()), 0)])
+            f"link failures declared {len(links)} (false: {sum(1 for e in links if e.false_failure)}), "
+            f"route errors sent {count('rerr_sent')}, "
+            f"discoveries {count('discovery_started')} "
+            f"(done {count('discovery_done')}, failed {count('discovery_failed')}"
+            + (f", mean latency {sum(lat) / len(lat) * 1e3:.1f} ms" if lat else "") + "), "
+            f"salvaged {count('salvaged')}")
+        by: dict[str, list[int]] = {}
+        for r in self._rows("overhead"):
+            tot = by.setdefault(r.kind, [0, 0])
+            tot[0] += int(r.packets)
+            tot[1] += int(r.bytes)
+        if by:
+            orow = [[k, fmt_num(p, 0), fmt_num(b, 0)] for k, (p, b) in sorted(by.items())]
+            orow.append(["total", fmt_num(sum(p for p, _ in by.values()), 0),
+                         fmt_num(sum(b for _, b in by.values()), 0)])
             parts.append(text_table(["control type", "packets sent", "bytes sent"], orow, align="lrr"))
         return "\n".join(parts)
 
@@ -411,12 +327,13 @@ class Result:
 
         With ``full=True`` also the per-node table and the drops.
         """
-        parts = [self.info_line(), "", "Flows", self.flows_table() if len(self.flows) else "(no flows)"]
-        if len(self.overhead) or len(self.route_events):
+        n = self._length
+        parts = [self.info_line(), "", "Flows", self.flows_table() if n("flows") else "(no flows)"]
+        if n("overhead") or n("route_events"):
             parts += ["", "Routing", self.routing_table()]
         if full:
-            parts += ["", "Nodes", self.nodes_table() if len(self.nodes) else "(no nodes)"]
-            parts += ["", "Drops", self.drops_table() if len(self.drops) else "(no drops)"]
+            parts += ["", "Nodes", self.nodes_table() if n("nodes") else "(no nodes)"]
+            parts += ["", "Drops", self.drops_table() if n("drops") else "(no drops)"]
         return "\n".join(parts)
 
     def __repr__(self) -> str:
@@ -426,3 +343,7 @@ class Result:
         if not isinstance(other, Result):
             return NotImplemented
         return self.info == other.info and all(getattr(self, t).equals(getattr(other, t)) for t in TABLES)
+
+
+for _t in TABLES:
+    setattr(Result, _t, _table_property(_t))

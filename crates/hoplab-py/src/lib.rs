@@ -3,13 +3,12 @@
 //! No model logic lives here; `python/hoplab` turns the columns into pandas
 //! DataFrames.
 
-use hoplab_sim::results::{DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
-use hoplab_sim::trace::TraceRow;
+use hoplab_sim::results::columns::{one_line, ColumnData};
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 mod guarded;
 
@@ -41,210 +40,35 @@ fn scenario_err(e: hoplab_sim::ScenarioError) -> PyErr {
     })
 }
 
-fn info_dict<'py>(py: Python<'py>, i: &RunInfo) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("scenario", i.scenario.as_str())?;
-    d.set_item("seed", i.seed)?;
-    d.set_item("duration_s", i.duration_s)?;
-    d.set_item("nodes", i.nodes)?;
-    d.set_item("events", i.events)?;
-    d.set_item("wall_s", i.wall_s)?;
-    d.set_item("event_hash", i.event_hash)?;
-    Ok(d)
+/// A column as a Python list, whatever its Rust type.
+fn column_list<'py>(py: Python<'py>, data: &ColumnData) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match data {
+        ColumnData::U32(v) => v.into_pyobject(py)?.into_any(),
+        ColumnData::U64(v) => v.into_pyobject(py)?.into_any(),
+        ColumnData::I64(v) => v.into_pyobject(py)?.into_any(),
+        ColumnData::F64(v) => v.into_pyobject(py)?.into_any(),
+        ColumnData::Bool(v) => v.into_pyobject(py)?.into_any(),
+        ColumnData::Str(v) => v.into_pyobject(py)?.into_any(),
+        ColumnData::String(v) => v.into_pyobject(py)?.into_any(),
+    })
 }
 
-/// Sets `d[name] = [f(row) for row in rows]`.
-macro_rules! column {
-    ($d:expr, $rows:expr, $name:ident) => {
-        $d.set_item(stringify!($name), $rows.iter().map(|r| r.$name).collect::<Vec<_>>())?
-    };
-}
-
-fn flows_dict<'py>(py: Python<'py>, rows: &[FlowRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, flow);
-    column!(d, rows, kind);
-    column!(d, rows, src);
-    column!(d, rows, dst);
-    column!(d, rows, start_s);
-    column!(d, rows, end_s);
-    column!(d, rows, bytes_delivered);
-    column!(d, rows, throughput_kbps);
-    column!(d, rows, packets_sent);
-    column!(d, rows, retransmissions);
-    column!(d, rows, packets_received);
-    column!(d, rows, retransmission_index);
-    column!(d, rows, loss_rate);
-    column!(d, rows, rtt_mean_ms);
-    column!(d, rows, rtt_std_ms);
-    column!(d, rows, rtt_samples);
-    column!(d, rows, timeouts);
-    column!(d, rows, fast_retransmits);
-    column!(d, rows, stream_errors);
-    column!(d, rows, completed);
-    column!(d, rows, route_changes);
-    column!(d, rows, rto_time_s);
-    column!(d, rows, no_route_s);
-    column!(d, rows, longest_gap_s);
-    column!(d, rows, ecn_reductions);
-    column!(d, rows, elfn_events);
-    column!(d, rows, probes);
-    column!(d, rows, standby_s);
-    column!(d, rows, adtcp_congestion);
-    column!(d, rows, adtcp_channel_error);
-    column!(d, rows, adtcp_route_change);
-    column!(d, rows, adtcp_disconnection);
-    column!(d, rows, delay_mean_ms);
-    column!(d, rows, delay_std_ms);
-    column!(d, rows, jitter_ms);
-    column!(d, rows, completion_s);
-    column!(d, rows, transfer_throughput_kbps);
-    Ok(d)
-}
-
-fn downloads_dict<'py>(py: Python<'py>, rows: &[DownloadRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, flow);
-    column!(d, rows, download);
-    column!(d, rows, start_s);
-    column!(d, rows, end_s);
-    column!(d, rows, bytes);
-    column!(d, rows, completed);
-    Ok(d)
-}
-
-fn oracle_paths_dict<'py>(py: Python<'py>, rows: &[OraclePathRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, flow);
-    column!(d, rows, hops);
-    column!(d, rows, time_s);
-    Ok(d)
-}
-
-fn overhead_dict<'py>(py: Python<'py>, rows: &[OverheadRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, node);
-    column!(d, rows, kind);
-    column!(d, rows, packets);
-    column!(d, rows, bytes);
-    Ok(d)
-}
-
-fn route_events_dict<'py>(py: Python<'py>, rows: &[RouteEventRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, time_s);
-    column!(d, rows, node);
-    column!(d, rows, event);
-    column!(d, rows, peer);
-    column!(d, rows, cause);
-    column!(d, rows, false_failure);
-    column!(d, rows, flow);
-    column!(d, rows, latency_s);
-    Ok(d)
-}
-
-fn paths_dict<'py>(py: Python<'py>, rows: &[PathRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, flow);
-    column!(d, rows, direction);
-    column!(d, rows, hops);
-    column!(d, rows, time_s);
-    Ok(d)
-}
-
-fn outages_dict<'py>(py: Python<'py>, rows: &[OutageRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, flow);
-    column!(d, rows, node);
-    column!(d, rows, kind);
-    column!(d, rows, start_s);
-    column!(d, rows, end_s);
-    Ok(d)
-}
-
-fn movement_dict<'py>(py: Python<'py>, rows: &[MovementRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, node);
-    column!(d, rows, time_s);
-    column!(d, rows, x);
-    column!(d, rows, y);
-    column!(d, rows, to_x);
-    column!(d, rows, to_y);
-    column!(d, rows, speed_mps);
-    Ok(d)
-}
-
-fn nodes_dict<'py>(py: Python<'py>, rows: &[NodeRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, node);
-    column!(d, rows, x);
-    column!(d, rows, y);
-    column!(d, rows, ifq_mean);
-    column!(d, rows, ifq_max);
-    column!(d, rows, mac_frames_sent);
-    column!(d, rows, mac_data_sent);
-    column!(d, rows, mac_retransmissions);
-    column!(d, rows, rx_collisions);
-    column!(d, rows, forwarded);
-    column!(d, rows, ecn_marks);
-    Ok(d)
-}
-
-fn drops_dict<'py>(py: Python<'py>, rows: &[DropRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, node);
-    column!(d, rows, layer);
-    column!(d, rows, reason);
-    column!(d, rows, packet_type);
-    column!(d, rows, count);
-    Ok(d)
-}
-
-fn timeseries_dict<'py>(py: Python<'py>, ts: &TimeSeries) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("flow", &ts.flow)?;
-    d.set_item("time_s", &ts.time_s)?;
-    d.set_item("cwnd", &ts.cwnd)?;
-    d.set_item("ssthresh", &ts.ssthresh)?;
-    d.set_item("srtt_ms", &ts.srtt_ms)?;
-    d.set_item("rto_ms", &ts.rto_ms)?;
-    Ok(d)
-}
-
-fn trace_dict<'py>(py: Python<'py>, rows: &[TraceRow]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    column!(d, rows, time_s);
-    column!(d, rows, node);
-    column!(d, rows, event);
-    column!(d, rows, frame);
-    column!(d, rows, src);
-    column!(d, rows, dst);
-    column!(d, rows, seq);
-    column!(d, rows, retry);
-    column!(d, rows, uid);
-    column!(d, rows, packet_type);
-    column!(d, rows, packet_src);
-    column!(d, rows, packet_dst);
-    column!(d, rows, tcp_seq);
-    column!(d, rows, reason);
-    Ok(d)
-}
-
+/// `{"info": {name: value}, table: {column: [values]}, ...}` by looping over
+/// the engine's declaration of the tables (hoplab_sim::results).
 fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("info", info_dict(py, &out.info)?)?;
-    d.set_item("flows", flows_dict(py, &out.flows)?)?;
-    d.set_item("nodes", nodes_dict(py, &out.nodes)?)?;
-    d.set_item("drops", drops_dict(py, &out.drops)?)?;
-    d.set_item("timeseries", timeseries_dict(py, &out.timeseries)?)?;
-    d.set_item("overhead", overhead_dict(py, &out.overhead)?)?;
-    d.set_item("route_events", route_events_dict(py, &out.route_events)?)?;
-    d.set_item("paths", paths_dict(py, &out.paths)?)?;
-    d.set_item("outages", outages_dict(py, &out.outages)?)?;
-    d.set_item("trace", trace_dict(py, &out.trace)?)?;
-    d.set_item("movement", movement_dict(py, &out.movement)?)?;
-    d.set_item("downloads", downloads_dict(py, &out.downloads)?)?;
-    d.set_item("oracle_paths", oracle_paths_dict(py, &out.oracle_paths)?)?;
+    for (schema, cols) in out.tables() {
+        let t = PyDict::new(py);
+        for (col, data) in schema.columns.iter().zip(&cols) {
+            let values = column_list(py, data)?;
+            if schema.name == "info" {
+                t.set_item(col.name, values.get_item(0)?)?;
+            } else {
+                t.set_item(col.name, values)?;
+            }
+        }
+        d.set_item(schema.name, t)?;
+    }
     Ok(d)
 }
 
@@ -274,6 +98,43 @@ fn run_toml<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Optio
 fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let scenario = Scenario::from_json_str(text).map_err(scenario_err)?;
     run_scenario(py, scenario, seed, progress)
+}
+
+/// Parse, validate and run a scenario ("toml" or "json") once; returns
+/// `(output, warnings)` where `output` is as for `run_toml` and `warnings`
+/// the deprecation warnings of old key names. The one call `hoplab.run`
+/// makes: the scenario is parsed, validated and cost-checked once.
+#[pyfunction]
+#[pyo3(signature = (text, fmt, seed=None, progress=None))]
+fn run<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, progress: Option<Py<PyAny>>)
+    -> PyResult<(Bound<'py, PyDict>, Vec<String>)> {
+    let (scenario, warnings) = parse(text, fmt)?;
+    Ok((run_scenario(py, scenario, seed, progress)?, warnings))
+}
+
+/// The result schema: a list of `{"name", "meaning", "columns": [{"name",
+/// "dtype", "unit", "meaning"}]}`, `info` first, then the tables in file
+/// order (hoplab_sim::results, where each is declared).
+#[pyfunction]
+fn result_schema<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    let tables = PyList::empty(py);
+    for t in RunOutput::schema() {
+        let cols = PyList::empty(py);
+        for c in t.columns {
+            let d = PyDict::new(py);
+            d.set_item("name", c.name)?;
+            d.set_item("dtype", c.dtype.name())?;
+            d.set_item("unit", c.unit)?;
+            d.set_item("meaning", one_line(c.meaning))?;
+            cols.append(d)?;
+        }
+        let d = PyDict::new(py);
+        d.set_item("name", t.name)?;
+        d.set_item("meaning", one_line(t.meaning))?;
+        d.set_item("columns", cols)?;
+        tables.append(d)?;
+    }
+    Ok(tables)
 }
 
 /// Parse and validate a TOML scenario without running it; returns the
@@ -343,6 +204,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__git_commit__", env!("HOPLAB_GIT_COMMIT"))?;
     m.add_function(wrap_pyfunction!(run_toml, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(result_schema, m)?)?;
     m.add_function(wrap_pyfunction!(validate_toml, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_cost_json, m)?)?;

@@ -11,36 +11,46 @@ use crate::net::DropReason;
 use crate::time::SimTime;
 use crate::wire::{Body, Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
 
-/// One traced event at one node.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TraceRow {
-    pub time_s: f64,
-    pub node: u32,
-    /// "tx" (the node starts sending a frame), "rx" (a frame decoded, whoever
-    /// it was for), "col" (a frame the receiver was locked on was lost to
-    /// interference), "weak" (a frame below the receive threshold locked the
-    /// receiver and ended in error) or "drop" (a packet discarded; `reason`
-    /// says why).
-    pub event: &'static str,
-    /// "RTS", "CTS", "DATA", "ACK"; "" for drops.
-    pub frame: &'static str,
-    /// MAC transmitter and receiver of the frame (-1: broadcast or none).
-    pub src: i64,
-    pub dst: i64,
-    /// 802.11 sequence number and Retry bit of a DATA frame.
-    pub seq: i64,
-    pub retry: bool,
-    /// The packet's uid (kept across hops; -1 for control frames).
-    pub uid: i64,
-    pub packet_type: &'static str,
-    /// IP source and destination of the packet (-1 without a packet).
-    pub packet_src: i64,
-    pub packet_dst: i64,
-    /// TCP segment number (data) or cumulative ACK (pure ACKs); -1 otherwise.
-    pub tcp_seq: i64,
-    /// ns-2 drop code for "drop" rows, the routing message kind for routing
-    /// packets, otherwise "".
-    pub reason: &'static str,
+crate::result_table! {
+    /// `[output] trace = true`: every frame sent ("tx") or ended at a receiver
+    /// ("rx" decoded, "col" collided, "weak" below the receive threshold) and
+    /// every drop ("drop", with the ns-2 code in `reason`).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct TraceRow as "trace" {
+        /// When it happened.
+        pub time_s: f64 ["s"],
+        /// Where it happened.
+        pub node: u32 [""],
+        /// "tx" (the node starts sending a frame), "rx" (a frame decoded, whoever
+        /// it was for), "col" (a frame the receiver was locked on was lost to
+        /// interference), "weak" (a frame below the receive threshold locked the
+        /// receiver and ended in error) or "drop" (a packet discarded; `reason`
+        /// says why).
+        pub event: &'static str [""],
+        /// "RTS", "CTS", "DATA", "ACK"; "" for drops.
+        pub frame: &'static str [""],
+        /// MAC transmitter of the frame (-1: none).
+        pub src: i64 [""],
+        /// MAC receiver of the frame (-1: broadcast or none).
+        pub dst: i64 [""],
+        /// 802.11 sequence number of a DATA frame.
+        pub seq: i64 [""],
+        /// The Retry bit of a DATA frame.
+        pub retry: bool [""],
+        /// The packet's uid (kept across hops; -1 for control frames).
+        pub uid: i64 [""],
+        /// The packet's type ("tcp", "ack", "cbr", "AODV", ...).
+        pub packet_type: &'static str [""],
+        /// IP source of the packet (-1 without a packet).
+        pub packet_src: i64 [""],
+        /// IP destination of the packet (-1 without a packet or broadcast).
+        pub packet_dst: i64 [""],
+        /// TCP segment number (data) or cumulative ACK (pure ACKs); -1 otherwise.
+        pub tcp_seq: i64 [""],
+        /// ns-2 drop code for "drop" rows, the routing message kind for routing
+        /// packets, otherwise "".
+        pub reason: &'static str [""],
+    }
 }
 
 fn addr(n: NodeId) -> i64 {

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+import warnings
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
-from ..result import SCHEMA
+from .._schema import SCHEMA
 from .design import Design
-from .store import RUN_TABLES, Store, StoreError
+from .store import RUN_TABLES, Store, StoreError, StoreMigrationWarning
 
 __all__ = ["load", "status"]
 
@@ -32,6 +34,8 @@ def _designs(st: Store, design: str | Design | None) -> list[str]:
 
 def _runs_frame(st: Store, names: list[str]) -> tuple[pd.DataFrame, list[str]]:
     """One row per recorded run of each design: key, design, factors..., replica, seed, status, error."""
+    import pandas as pd
+
     frames, factor_cols = [], []
     for name in names:
         factors = st.design_factors(name)
@@ -47,6 +51,16 @@ def _runs_frame(st: Store, names: list[str]) -> tuple[pd.DataFrame, list[str]]:
         df["seed"] = [int(s) for s in df["seed"]]
         df["replica"] = df["replica"].astype("int64")
     return df, factor_cols
+
+
+def _warn_lacking(st: Store) -> None:
+    lacking = st.lacking()
+    if lacking:
+        n = max(lacking.values())
+        warnings.warn(
+            f"{st.dir}: {n} run(s) were recorded by an older hoplab without flows column(s) "
+            f"{', '.join(lacking)}: they read as NaN (forget and run them again to fill them)",
+            StoreMigrationWarning, stacklevel=3)
 
 
 def _typed(df: pd.DataFrame, schema: dict[str, Any]) -> pd.DataFrame:
@@ -78,6 +92,8 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
     design's runs (default: every design in the store; a run in two designs
     appears once for each). Runs not yet simulated are left out.
     """
+    import pandas as pd
+
     valid = ("flows", "runs") + RUN_TABLES
     if table not in valid:
         raise ValueError(f"table: {table!r} is not one of {', '.join(valid)}")
@@ -90,6 +106,7 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
             out = runs.merge(info, on="key", how="left")
             return out.sort_values(["design", "idx"]).drop(columns="idx").reset_index(drop=True)
         if table == "flows":
+            _warn_lacking(st)
             flows = st.query("SELECT * FROM flows")
             out = runs.merge(flows, on="key", how="left")
             out = out.sort_values(["design", "idx", "flow"], na_position="first")
@@ -113,6 +130,8 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
 def status(store: str | os.PathLike[str], design: Design | None = None) -> pd.DataFrame:
     """Per design: runs in it, done (ok), failed, missing. With ``design``
     (not yet registered, e.g. before `lab run`), its own runs are counted."""
+    import pandas as pd
+
     with Store(store, create=False) as st:
         rec = st.recorded()
         rows = []

@@ -32,21 +32,21 @@ import socket
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
 from ..manifest import _sha256
-from ..result import SCHEMA
+from .._schema import SCHEMA, TABLES
 
-__all__ = ["Store", "StoreError", "STORE_FILE"]
+__all__ = ["Store", "StoreError", "StoreMigrationWarning", "STORE_FILE"]
 
 STORE_FILE = "store.sqlite"
 FORMAT_VERSION = 1
 # Tables kept per run besides flows (which live in SQLite); the frame trace
 # only when the scenario asked for it (`[output] trace = true`).
-RUN_TABLES = ("nodes", "drops", "timeseries", "overhead", "route_events", "paths", "outages", "trace",
-              "movement", "downloads", "oracle_paths")
+RUN_TABLES = tuple(t for t in TABLES if t != "flows")
 
 _SQL_TYPE = {"int64": "INTEGER", "float64": "REAL", "bool": "INTEGER", str: "TEXT"}
 FLOW_COLUMNS = list(SCHEMA["flows"])
@@ -90,6 +90,11 @@ CREATE INDEX IF NOT EXISTS design_runs_key ON design_runs(key);
 
 class StoreError(RuntimeError):
     """A store that cannot be opened or read (names the path)."""
+
+
+class StoreMigrationWarning(UserWarning):
+    """Runs in a store were recorded by an older hoplab and lack columns the
+    engine now declares (they read as NaN); the message names them."""
 
 
 def parquet_bytes(df: pd.DataFrame) -> bytes:
@@ -181,6 +186,19 @@ class Store:
 
     def __exit__(self, *_: Any) -> None:
         self.close()
+
+    def lacking(self) -> dict[str, int]:
+        """{flows column: runs without it}: runs recorded by an older hoplab,
+        before the engine declared the column (it reads back as NaN). Only
+        integer and boolean columns can tell: the engine never leaves them
+        empty, while a float column may be NaN by right."""
+        out = {}
+        for c, t in SCHEMA["flows"].items():
+            if t in ("int64", "bool"):
+                (n,) = self.db.execute(f'SELECT COUNT(DISTINCT key) FROM flows WHERE "{c}" IS NULL').fetchone()
+                if n:
+                    out[c] = n
+        return out
 
     def run_dir(self, key: str) -> Path:
         return self.dir / "tables" / key[:2] / key
@@ -300,6 +318,8 @@ class Store:
     def run_table(self, key: str, name: str, *, verify: bool = True) -> pd.DataFrame:
         """One stored table of one run (empty with the schema's columns if the
         run produced no rows)."""
+        import pandas as pd
+
         row = self.db.execute("SELECT tables FROM runs WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise StoreError(f"{self.dir}: no run {key[:12]}")
@@ -316,6 +336,8 @@ class Store:
 
     # --- reading -------------------------------------------------------
     def query(self, sql: str, params: Iterable[Any] = ()) -> pd.DataFrame:
+        import pandas as pd
+
         cur = self.db.execute(sql, tuple(params))
         cols = [d[0] for d in cur.description]
         return pd.DataFrame(cur.fetchall(), columns=cols)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
 from ..result import SCHEMA, TABLES, _frame
 from .store import Store
@@ -56,6 +57,8 @@ class _OutcomeRun:
         if name not in TABLES:
             raise AttributeError(name)
         blob = self._blobs.get(name)
+        import pandas as pd
+
         df = _frame(name, dict(pd.read_parquet(io.BytesIO(blob))) if blob is not None else {})
         setattr(self, name, df)  # later reads find the attribute and skip __getattr__
         return df

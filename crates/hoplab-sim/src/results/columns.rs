@@ -1,0 +1,201 @@
+//! The result schema, declared once: `result_table!` writes a row struct and,
+//! from the same lines, the table's column list (name, dtype, unit, meaning)
+//! and the code that turns rows into columns. The Python binding, the
+//! `Result` DataFrames, the lab store and docs/RESULTS.md all read this list
+//! (`RunOutput::schema`), so a new field cannot be left out of any of them.
+
+/// How a column is typed in the DataFrame (pandas dtype names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dtype {
+    Int,
+    Float,
+    Bool,
+    Str,
+}
+
+impl Dtype {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dtype::Int => "int64",
+            Dtype::Float => "float64",
+            Dtype::Bool => "bool",
+            Dtype::Str => "str",
+        }
+    }
+}
+
+/// One column of a result table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    pub dtype: Dtype,
+    /// "" when the column has no unit (an id, a count, a name).
+    pub unit: &'static str,
+    /// The field's doc comment, lines joined.
+    pub meaning: &'static str,
+}
+
+/// One result table: its name (the file is `<name>.csv`), what a row is, and
+/// its columns in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSchema {
+    pub name: &'static str,
+    pub meaning: &'static str,
+    pub columns: &'static [Column],
+}
+
+/// A column's values, in the Rust type the row holds (the binding converts
+/// each variant without a per-column case).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ColumnData {
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    I64(Vec<i64>),
+    F64(Vec<f64>),
+    Bool(Vec<bool>),
+    Str(Vec<&'static str>),
+    String(Vec<String>),
+}
+
+impl ColumnData {
+    pub fn len(&self) -> usize {
+        match self {
+            ColumnData::U32(v) => v.len(),
+            ColumnData::U64(v) => v.len(),
+            ColumnData::I64(v) => v.len(),
+            ColumnData::F64(v) => v.len(),
+            ColumnData::Bool(v) => v.len(),
+            ColumnData::Str(v) => v.len(),
+            ColumnData::String(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A Rust type a result field may have, with its dtype.
+pub trait ColumnValue: Sized + Clone {
+    const DTYPE: Dtype;
+    fn column(values: Vec<Self>) -> ColumnData;
+}
+
+macro_rules! column_value {
+    ($($ty:ty => $dtype:ident, $variant:ident;)*) => {$(
+        impl ColumnValue for $ty {
+            const DTYPE: Dtype = Dtype::$dtype;
+            fn column(values: Vec<Self>) -> ColumnData {
+                ColumnData::$variant(values)
+            }
+        }
+    )*};
+}
+
+column_value! {
+    u32 => Int, U32;
+    u64 => Int, U64;
+    i64 => Int, I64;
+    f64 => Float, F64;
+    bool => Bool, Bool;
+    &'static str => Str, Str;
+    String => Str, String;
+}
+
+/// A table of rows (one struct per row).
+pub trait Table: Sized {
+    const SCHEMA: TableSchema;
+    /// The rows as columns, in `SCHEMA.columns` order.
+    fn columns(rows: &[Self]) -> Vec<ColumnData>;
+}
+
+/// A table stored as columns already (one `Vec` per field).
+pub trait ColumnarTable {
+    const SCHEMA: TableSchema;
+    fn columns(&self) -> Vec<ColumnData>;
+}
+
+/// Declares a result row struct and its `Table` schema from one list of
+/// fields. Every field needs a doc comment (its meaning) and a unit in
+/// brackets ("" for none). `columnar` declares a struct of `Vec`s instead.
+#[macro_export]
+macro_rules! result_table {
+    (@schema $table:literal, [$($tdoc:literal),*], $([$($doc:literal),+] $field:ident $ty:ty, $unit:literal),*) => {
+        $crate::results::columns::TableSchema {
+            name: $table,
+            meaning: concat!($($tdoc),*),
+            columns: &[$($crate::results::columns::Column {
+                name: stringify!($field),
+                dtype: <$ty as $crate::results::columns::ColumnValue>::DTYPE,
+                unit: $unit,
+                meaning: concat!($($doc),+),
+            }),*],
+        }
+    };
+    (
+        $(#[doc = $tdoc:literal])*
+        #[derive($($derive:ident),*)]
+        pub struct $name:ident as $table:literal {
+            $(
+                $(#[doc = $doc:literal])+
+                pub $field:ident : $ty:ty [$unit:literal],
+            )*
+        }
+    ) => {
+        $(#[doc = $tdoc])*
+        #[derive($($derive),*)]
+        pub struct $name {
+            $(
+                $(#[doc = $doc])+
+                pub $field: $ty,
+            )*
+        }
+
+        impl $crate::results::columns::Table for $name {
+            const SCHEMA: $crate::results::columns::TableSchema =
+                $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
+
+            fn columns(rows: &[Self]) -> Vec<$crate::results::columns::ColumnData> {
+                vec![$(
+                    <$ty as $crate::results::columns::ColumnValue>::column(
+                        rows.iter().map(|r| r.$field.clone()).collect()),
+                )*]
+            }
+        }
+    };
+    (
+        $(#[doc = $tdoc:literal])*
+        #[derive($($derive:ident),*)]
+        pub struct $name:ident as $table:literal columnar {
+            $(
+                $(#[doc = $doc:literal])+
+                pub $field:ident : $ty:ty [$unit:literal],
+            )*
+        }
+    ) => {
+        $(#[doc = $tdoc])*
+        #[derive($($derive),*)]
+        pub struct $name {
+            $(
+                $(#[doc = $doc])+
+                pub $field: Vec<$ty>,
+            )*
+        }
+
+        impl $crate::results::columns::ColumnarTable for $name {
+            const SCHEMA: $crate::results::columns::TableSchema =
+                $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
+
+            fn columns(&self) -> Vec<$crate::results::columns::ColumnData> {
+                vec![$(<$ty as $crate::results::columns::ColumnValue>::column(self.$field.clone()),)*]
+            }
+        }
+    };
+}
+
+/// A doc comment's text as one line: `///` lines arrive with a leading space
+/// and are concatenated without a separator by `concat!`, so lines are
+/// re-joined here on the spaces they start with.
+pub fn one_line(doc: &str) -> String {
+    doc.split_whitespace().collect::<Vec<_>>().join(" ")
+}

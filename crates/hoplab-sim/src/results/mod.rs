@@ -1,0 +1,437 @@
+//! What a run returns: plain rows, turned into DataFrames by the Python layer
+//! and into CSV/Parquet files by the CLI. Each table and column is declared
+//! here once (`result_table!`, columns.rs); `RunOutput::schema` lists them in
+//! file order for the binding, the store and docs/RESULTS.md.
+
+pub mod columns;
+
+pub use crate::trace::TraceRow;
+use crate::result_table;
+use columns::{ColumnData, ColumnarTable, Table, TableSchema};
+
+result_table! {
+    /// One row per flow.
+    #[derive(Debug, Clone, Default)]
+    pub struct FlowRow as "flows" {
+        /// The flow's index in the scenario's `flows` list.
+        pub flow: u32 [""],
+        /// The flow's kind as the scenario names it: "ftp" (over TCP), "cbr"
+        /// (over UDP) or "www" (web sessions over TCP).
+        pub kind: &'static str [""],
+        /// Source node.
+        pub src: u32 [""],
+        /// Destination node.
+        pub dst: u32 [""],
+        /// When the flow started.
+        pub start_s: f64 ["s"],
+        /// When the flow stopped, finished its transfer, or the run ended.
+        pub end_s: f64 ["s"],
+        /// Application bytes delivered complete and in order to the receiver.
+        pub bytes_delivered: u64 ["B"],
+        /// Application-level throughput (seed 000 §3.2): delivered bytes over
+        /// the flow's active time (1 kbit = 1000 bit).
+        pub throughput_kbps: f64 ["kbit/s"],
+        /// Data segments (or datagrams) sent, retransmissions included.
+        pub packets_sent: u64 [""],
+        /// Data segments sent again (TCP).
+        pub retransmissions: u64 [""],
+        /// Non-duplicate data segments (datagrams) received by the destination.
+        pub packets_received: u64 [""],
+        /// Seed 000 §3.2: retransmitted segments / non-duplicate segments
+        /// received by the destination.
+        pub retransmission_index: f64 ["%"],
+        /// Seed 002 §7.2: retransmitted / sent data segments (TCP); lost /
+        /// sent datagrams (CBR).
+        pub loss_rate: f64 [""],
+        /// Mean of the TCP sender's RTT samples (seed 004); NaN for CBR flows
+        /// and for a TCP flow without samples.
+        pub rtt_mean_ms: f64 ["ms"],
+        /// Standard deviation of the TCP sender's RTT samples; NaN as for
+        /// `rtt_mean_ms`.
+        pub rtt_std_ms: f64 ["ms"],
+        /// RTT samples the TCP sender took.
+        pub rtt_samples: u64 [""],
+        /// Retransmission timeouts of the TCP sender.
+        pub timeouts: u64 [""],
+        /// Fast retransmits of the TCP sender.
+        pub fast_retransmits: u64 [""],
+        /// The receiver saw a gap or reordering in the byte stream it delivered.
+        pub stream_errors: u64 [""],
+        /// The transfer of `bytes` completed at `end_s`.
+        pub completed: bool [""],
+        /// Times the data's path changed, seen at the destination (seed 001 Fig. 2).
+        pub route_changes: u64 [""],
+        /// Seconds the TCP sender spent stalled in retransmission timeouts
+        /// (seed 003 Table 4).
+        pub rto_time_s: f64 ["s"],
+        /// Seconds the source's router had no route for the flow's data.
+        pub no_route_s: f64 ["s"],
+        /// Longest gap between consecutive data arrivals at the destination.
+        pub longest_gap_s: f64 ["s"],
+        /// ELFN notifications delivered to the TCP sender (`[tcp] elfn`).
+        pub elfn_events: u64 [""],
+        /// Probes sent in ELFN standby or ADTCP disconnection.
+        pub probes: u64 [""],
+        /// Seconds the sender spent in standby, window and timers frozen.
+        pub standby_s: f64 ["s"],
+        /// ADTCP (`[tcp] adtcp`): loss indications handled as congestion
+        /// (window reduced).
+        pub adtcp_congestion: u64 [""],
+        /// ADTCP: loss indications handled as channel error (retransmission only).
+        pub adtcp_channel_error: u64 [""],
+        /// ADTCP: loss indications handled as a route change (retransmission only).
+        pub adtcp_route_change: u64 [""],
+        /// ADTCP: loss indications handled as disconnection (freeze and probe).
+        pub adtcp_disconnection: u64 [""],
+        /// CBR: mean one-way delay of each datagram's first copy (arrival minus
+        /// when its source handed it to IP); NaN for FTP flows and when
+        /// nothing arrived.
+        pub delay_mean_ms: f64 ["ms"],
+        /// CBR: standard deviation of that one-way delay; NaN as for
+        /// `delay_mean_ms`.
+        pub delay_std_ms: f64 ["ms"],
+        /// CBR: RFC 3550 §6.4.1 interarrival jitter at the end of the run: the
+        /// running estimate J += (|D(i-1,i)| - J)/16 over first copies in
+        /// arrival order, D being the difference of consecutive transit times
+        /// (what an RTP receiver report would carry; it weights the last ~16
+        /// datagrams most; `delay_std_ms` describes the whole run). NaN for
+        /// FTP flows and before two datagrams arrived.
+        pub jitter_ms: f64 ["ms"],
+        /// A finite transfer (ftp with `bytes`, or a www session whose every
+        /// download finished): when its last byte was acknowledged at the
+        /// sender; NaN otherwise (seed 002 §7.1).
+        pub completion_s: f64 ["s"],
+        /// Seed 002 §7.1's throughput, "the time to acknowledge a given amount
+        /// of payload": bytes / (completion_s - start_s); NaN when not
+        /// completed.
+        pub transfer_throughput_kbps: f64 ["kbit/s"],
+        /// TCP window reductions in response to ECN-Echo (RFC 3168). Last:
+        /// files written before it was declared had it last too.
+        pub ecn_reductions: u64 [""],
+    }
+}
+
+/// Rows are equal when every field is, NaN included (a flow without an RTT
+/// equals its rerun): what determinism tests need. Floats compare by their
+/// shortest round-trip text, which identifies a value exactly.
+impl PartialEq for FlowRow {
+    fn eq(&self, other: &Self) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
+}
+
+result_table! {
+    /// Control packets a node sent (originated or forwarded), by message type.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct OverheadRow as "overhead" {
+        /// The node that sent them.
+        pub node: u32 [""],
+        /// The routing message type ("RREQ", "HELLO", "TC", ...).
+        pub kind: &'static str [""],
+        /// Packets sent.
+        pub packets: u64 [""],
+        /// Bytes sent (IP packets, headers included).
+        pub bytes: u64 ["B"],
+    }
+}
+
+result_table! {
+    /// A routing event (link failure, discovery, route error, salvage).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct RouteEventRow as "route_events" {
+        /// When it happened.
+        pub time_s: f64 ["s"],
+        /// Where it happened.
+        pub node: u32 [""],
+        /// "link_broken", "discovery_started", "discovery_done",
+        /// "discovery_failed", "rerr_sent", "salvaged", "path_change", ...
+        pub event: &'static str [""],
+        /// Neighbour or destination; for "path_change" (a flow's data arriving
+        /// over a new path, at its destination) the new path's hop count; -1
+        /// when the event names none.
+        pub peer: i64 [""],
+        /// How a link failure was detected ("mac", "hello", "no_ack", "rerr").
+        pub cause: &'static str [""],
+        /// A link failure declared while the neighbour was still in range.
+        pub false_failure: bool [""],
+        /// The flow of a "path_change"; -1 for other events.
+        pub flow: i64 [""],
+        /// Route discovery latency; for "path_change" the seconds since the
+        /// last arrival over the old path (the delivery outage); NaN for
+        /// other events.
+        pub latency_s: f64 ["s"],
+    }
+}
+
+result_table! {
+    /// Seconds a flow direction's path had a given length (seed 002 Eq. 1 t_i).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PathRow as "paths" {
+        /// The flow.
+        pub flow: u32 [""],
+        /// "data" (seen at the destination) or "ack" (seen at the source).
+        pub direction: &'static str [""],
+        /// The path's length.
+        pub hops: u32 [""],
+        /// Seconds spent at that length.
+        pub time_s: f64 ["s"],
+    }
+}
+
+result_table! {
+    /// A period a flow was cut off: "no_route" at the node that originates its
+    /// packets, or "gap" between data arrivals at the destination.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct OutageRow as "outages" {
+        /// The flow.
+        pub flow: u32 [""],
+        /// The node that saw it (source for "no_route", destination for "gap").
+        pub node: u32 [""],
+        /// "no_route" or "gap".
+        pub kind: &'static str [""],
+        /// When the outage began.
+        pub start_s: f64 ["s"],
+        /// When it ended (or the run did).
+        pub end_s: f64 ["s"],
+    }
+}
+
+result_table! {
+    /// One download of a www flow (app/www.rs), as the server saw it.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct DownloadRow as "downloads" {
+        /// The www flow.
+        pub flow: u32 [""],
+        /// 0, 1, ... in the session's order.
+        pub download: u32 [""],
+        /// When the request reached the server.
+        pub start_s: f64 ["s"],
+        /// When its last byte was acknowledged; the flow's stop or the run's
+        /// end if it was not.
+        pub end_s: f64 ["s"],
+        /// The download's size.
+        pub bytes: u64 ["B"],
+        /// Its last byte was acknowledged.
+        pub completed: bool [""],
+    }
+}
+
+result_table! {
+    /// Seconds a flow's shortest path in the true topology had `hops` hops
+    /// while the flow was active; 0 hops: no path (oracle.rs; seed 002 Eq. 1's t_i).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct OraclePathRow as "oracle_paths" {
+        /// The flow.
+        pub flow: u32 [""],
+        /// Shortest-path length in the true topology (0: no path).
+        pub hops: u32 [""],
+        /// Seconds at that length.
+        pub time_s: f64 ["s"],
+    }
+}
+
+result_table! {
+    /// One row per node.
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct NodeRow as "nodes" {
+        /// The node.
+        pub node: u32 [""],
+        /// Position at the end of the run.
+        pub x: f64 ["m"],
+        /// Position at the end of the run.
+        pub y: f64 ["m"],
+        /// Time-weighted mean interface-queue length (seed 002 §7.3).
+        pub ifq_mean: f64 ["packets"],
+        /// Longest interface queue seen.
+        pub ifq_max: u32 ["packets"],
+        /// Frames the MAC transmitted (RTS, CTS, DATA, ACK).
+        pub mac_frames_sent: u64 [""],
+        /// Data frames handed to the MAC by the network layer and sent once or more.
+        pub mac_data_sent: u64 [""],
+        /// Retransmission attempts of RTS and DATA frames.
+        pub mac_retransmissions: u64 [""],
+        /// Frames this radio lost to a collision while receiving them.
+        pub rx_collisions: u64 [""],
+        /// Packets this node forwarded for others.
+        pub forwarded: u64 [""],
+        /// Packets LRED marked CE at this node.
+        pub ecn_marks: u64 [""],
+    }
+}
+
+result_table! {
+    /// Drop counters keyed the way ns-2 traces name them (seed 002 Appendix B).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct DropRow as "drops" {
+        /// Where the packets were dropped.
+        pub node: u32 [""],
+        /// "MAC", "RTR", "IFQ" or "AGT".
+        pub layer: &'static str [""],
+        /// ns-2 drop code: IFQ, RET, COL, DUP, NRTE, TTL, CBK, LOOP, TOUT,
+        /// QFULL, SAL, ARP, END.
+        pub reason: &'static str [""],
+        /// The dropped packets' type ("tcp", "ack", "cbr", "AODV", ...).
+        pub packet_type: &'static str [""],
+        /// Packets dropped.
+        pub count: u64 [""],
+    }
+}
+
+result_table! {
+    /// TCP sender state over time, one row per change (bounded by `[output]
+    /// timeseries_interval_s` and `timeseries_max_samples`).
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct TimeSeries as "timeseries" columnar {
+        /// The flow.
+        pub flow: u32 [""],
+        /// When the state changed.
+        pub time_s: f64 ["s"],
+        /// Congestion window.
+        pub cwnd: f64 ["segments"],
+        /// Slow-start threshold.
+        pub ssthresh: f64 ["segments"],
+        /// Smoothed RTT (RFC 6298).
+        pub srtt_ms: f64 ["ms"],
+        /// Retransmission timeout.
+        pub rto_ms: f64 ["ms"],
+    }
+}
+
+result_table! {
+    /// Facts about the run itself (info.json).
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct RunInfo as "info" {
+        /// The scenario's `name`.
+        pub scenario: String [""],
+        /// The seed the run used.
+        pub seed: u64 [""],
+        /// Simulated time.
+        pub duration_s: f64 ["s"],
+        /// Nodes in the run.
+        pub nodes: u32 [""],
+        /// Events processed.
+        pub events: u64 [""],
+        /// Wall-clock time the engine took (not determined by the scenario).
+        pub wall_s: f64 ["s"],
+        /// Hash of every processed event (time, node, kind): equal for equal runs.
+        pub event_hash: u64 [""],
+    }
+}
+
+result_table! {
+    /// One leg a node started (scripted or random waypoint): at `time_s`, from
+    /// (`x`, `y`) toward (`to_x`, `to_y`) at `speed_mps`, in a straight line; it
+    /// stops there (or where the next leg starts). Each node's initial position
+    /// is a row at time 0 with speed 0. Enough to write an ns-2 movement file
+    /// (`$node_(i) set X_`, `$ns_ at t "$node_(i) setdest x y v"`).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct MovementRow as "movement" {
+        /// The node.
+        pub node: u32 [""],
+        /// When the leg started.
+        pub time_s: f64 ["s"],
+        /// Where it started.
+        pub x: f64 ["m"],
+        /// Where it started.
+        pub y: f64 ["m"],
+        /// Where it heads.
+        pub to_x: f64 ["m"],
+        /// Where it heads.
+        pub to_y: f64 ["m"],
+        /// Its speed (0 for an initial position).
+        pub speed_mps: f64 ["m/s"],
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RunOutput {
+    pub info: RunInfo,
+    pub flows: Vec<FlowRow>,
+    pub nodes: Vec<NodeRow>,
+    pub drops: Vec<DropRow>,
+    pub timeseries: TimeSeries,
+    pub overhead: Vec<OverheadRow>,
+    pub route_events: Vec<RouteEventRow>,
+    pub paths: Vec<PathRow>,
+    pub outages: Vec<OutageRow>,
+    /// `[output] trace`: every frame sent and received, every drop.
+    pub trace: Vec<TraceRow>,
+    /// Every node's initial position, then every leg as it started.
+    pub movement: Vec<MovementRow>,
+    /// Per download of every www flow.
+    pub downloads: Vec<DownloadRow>,
+    /// The shortest-path oracle (oracle.rs).
+    pub oracle_paths: Vec<OraclePathRow>,
+}
+
+fn rows<T: Table>(rows: &[T]) -> (TableSchema, Vec<ColumnData>) {
+    (T::SCHEMA, T::columns(rows))
+}
+
+impl RunOutput {
+    /// The run's facts and every table as columns, in file order (info
+    /// first): the one list of tables everything else derives from.
+    pub fn tables(&self) -> Vec<(TableSchema, Vec<ColumnData>)> {
+        vec![
+            rows(std::slice::from_ref(&self.info)),
+            rows(&self.flows),
+            rows(&self.nodes),
+            rows(&self.drops),
+            (TimeSeries::SCHEMA, self.timeseries.columns()),
+            rows(&self.overhead),
+            rows(&self.route_events),
+            rows(&self.paths),
+            rows(&self.outages),
+            rows(&self.trace),
+            rows(&self.movement),
+            rows(&self.downloads),
+            rows(&self.oracle_paths),
+        ]
+    }
+
+    /// The schema of every table (`info` first), in file order.
+    pub fn schema() -> Vec<TableSchema> {
+        RunOutput::default().tables().into_iter().map(|(s, _)| s).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each declared column has as many values as the table has rows, and
+    /// the Debug text of a row names exactly the declared columns (so a field
+    /// added outside the macro would be caught).
+    #[test]
+    fn every_field_is_a_declared_column() {
+        let out = RunOutput { flows: vec![FlowRow::default(); 2], nodes: vec![NodeRow::default(); 3], ..Default::default() };
+        for (schema, cols) in out.tables() {
+            assert_eq!(schema.columns.len(), cols.len(), "{}", schema.name);
+            let n = cols.first().map_or(0, ColumnData::len);
+            assert!(cols.iter().all(|c| c.len() == n), "{}", schema.name);
+        }
+        let debug = format!("{:?}", FlowRow::default());
+        let names: Vec<&str> = FlowRow::SCHEMA.columns.iter().map(|c| c.name).collect();
+        let fields: Vec<&str> = debug
+            .trim_start_matches("FlowRow {")
+            .split(", ")
+            .map(|kv| kv.split(':').next().unwrap().trim())
+            .collect();
+        assert_eq!(fields, names);
+    }
+
+    #[test]
+    fn table_names_are_unique_and_columns_documented() {
+        let schema = RunOutput::schema();
+        let mut names: Vec<&str> = schema.iter().map(|s| s.name).collect();
+        assert_eq!(names[0], "info");
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), schema.len());
+        for t in &schema {
+            for c in t.columns {
+                assert!(!columns::one_line(c.meaning).is_empty(), "{}.{} has no meaning", t.name, c.name);
+            }
+        }
+    }
+}
