@@ -6,7 +6,6 @@ a one-line HoplabError."""
 from __future__ import annotations
 
 import datetime as _dt
-import errno
 import json
 import tomllib
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 from .. import _core
 from .._error_text import toml_syntax_location, tomllib_error_parts
-from .._safe_read import read_text_bounded
+from .._run import read_scenario_source
 from ..overrides import path_text
 from .errors import HoplabError, os_error_text
 
@@ -68,22 +67,10 @@ def parse_scenario_text(path: Path, text: str, kind: str) -> dict[str, Any]:
     return data
 
 
-def _read_file(path: Path) -> tuple[str, str]:
-    """The file branch of `hoplab._run.read_scenario_source`, same errors:
-    _run imports `Result` (and so pandas) at its top, which `validate` and
-    `config` must not pay for."""
-    if not path.exists():
-        raise FileNotFoundError(errno.ENOENT, "scenario file not found", str(path))
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "scenario path is a directory, not a file", str(path))
-    text = read_text_bounded(path)  # refuses FIFOs, devices and files over 16 MB
-    return text, "json" if path.suffix.lower() == ".json" else "toml"
-
-
 def read(path: Path) -> tuple[str, str]:
     """The file's text and kind ("toml" or "json")."""
     try:
-        text, fmt = _read_file(Path(path))
+        text, fmt, _ = read_scenario_source(Path(path))
     except UnicodeDecodeError as e:
         raise HoplabError(f"{path}: not a UTF-8 text file ({e.reason})") from None
     except OSError as e:

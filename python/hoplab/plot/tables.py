@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..result import READ_CSV_KW
+from ..result import read_csv_kw
 from .errors import PlotError
 
 STORE_INDEX = "store.sqlite"  # the lab store's index (issue 11 item 2)
@@ -33,7 +33,7 @@ def _read_file(path: Path) -> pd.DataFrame:
     suffix = path.suffix.lower()
     try:
         if suffix == ".csv":
-            return pd.read_csv(path, **READ_CSV_KW)
+            return pd.read_csv(path, **read_csv_kw())
         if suffix == ".parquet":
             return pd.read_parquet(path)
     except pd.errors.EmptyDataError:
