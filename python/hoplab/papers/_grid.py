@@ -15,9 +15,9 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-from . import _io, lab
-from .lab.stored import StoredRun, outcome_run
-from .manifest import check_writable
+from .. import _io, lab
+from ..lab.stored import StoredRun, outcome_run
+from ..manifest import check_writable
 
 __all__ = ["run_grid"]
 
