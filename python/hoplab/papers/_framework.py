@@ -12,9 +12,10 @@ library, so that building the commands (and `--help`) stays cheap.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import click
 
@@ -118,28 +119,22 @@ def _reproduce(paper: Paper, out: Path | None, jobs: int, plot_path: Path | None
         click.echo(f"figure: {plot_path}", err=True)
 
 
-class _one_line_errors:
+@contextmanager
+def _one_line_errors(out: Path | None) -> Iterator[None]:
     """Turn what a reproduction raises for bad input or a failed run into
     one `hoplab: error:` line (exit 2); a bug stays a traceback."""
+    from .. import _core, lab
 
-    def __init__(self, out: Path | None) -> None:
-        self.out = out
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, e: BaseException | None, tb: Any) -> bool:
-        if e is None or isinstance(e, click.ClickException):
-            return False
-        from .. import _core, lab
-
-        if isinstance(e, (ReproduceError, lab.LabError, lab.StoreError, lab.DesignError)):
-            raise Failure(str(e)) from None
-        if isinstance(e, _core.ScenarioError):  # a bug in the reproduction's scenario, reported plainly
-            raise Failure(_scenario_error_text(e)) from None
-        if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):  # main() ends a broken pipe quietly
-            raise Failure(os_error_text(e, self.out)) from None
-        return False
+    try:
+        yield
+    except (ReproduceError, lab.LabError, lab.StoreError, lab.DesignError) as e:
+        raise Failure(str(e)) from None
+    except _core.ScenarioError as e:  # a bug in the reproduction's scenario, reported plainly
+        raise Failure(_scenario_error_text(e)) from None
+    except BrokenPipeError:  # main() ends a broken pipe quietly
+        raise
+    except OSError as e:
+        raise Failure(os_error_text(e, out)) from None
 
 
 def _scenario_error_text(e: BaseException) -> str:
