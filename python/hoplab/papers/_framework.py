@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import click
 
-__all__ = ["Paper", "Outcome", "ReproduceError", "Failure", "command", "option", "replicas_option",
+__all__ = ["Paper", "Outcome", "Progress", "ReproduceError", "Failure", "command", "option", "replicas_option",
            "duration_option", "parse_hops", "parse_list", "data_frame", "sweep_figure"]
 
 Progress = Callable[[str], None]
@@ -134,7 +134,7 @@ def _one_line_errors(out: Path | None) -> Iterator[None]:
     except BrokenPipeError:  # main() ends a broken pipe quietly
         raise
     except OSError as e:
-        raise Failure(os_error_text(e, out)) from None
+        raise Failure(_os_error_text(e, out)) from None
 
 
 def _scenario_error_text(e: BaseException) -> str:
@@ -143,7 +143,7 @@ def _scenario_error_text(e: BaseException) -> str:
     return ": ".join([field_, message] if field_ else [message])
 
 
-def os_error_text(e: OSError, out: Path | None) -> str:
+def _os_error_text(e: OSError, out: Path | None) -> str:
     """`FILE: reason` for an OSError of the system; a message-only one
     (e.g. a missing packaged example) as it is."""
     if e.errno is None and e.filename is None:
