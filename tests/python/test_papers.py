@@ -62,9 +62,9 @@ def test_reproduce_help_lists_the_papers_with_their_summaries():
 
 
 def _modules_after(code: str) -> set[str]:
-    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint('\\n'.join(sorted(sys.modules)))"],
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint('@@modules@@', *sorted(sys.modules))"],
                          capture_output=True, text=True, check=True).stdout
-    return set(out.split())
+    return set(out.split("@@modules@@", 1)[1].split())  # after what the command printed
 
 
 def test_reproduce_help_imports_no_paper_nor_more_than_the_cli():
@@ -81,6 +81,13 @@ def test_reproduce_help_imports_no_paper_nor_more_than_the_cli():
                          "prog_name='hoplab')\nexcept SystemExit:\n    pass")
     assert "hoplab.papers.seed001.command" in one and "hoplab.papers.seed001.experiment" not in one
     assert "pandas" in base or "pandas" not in one
+    # the group itself needs nothing beyond `import hoplab` and click (today
+    # `import hoplab` loads pandas; once it does not, neither does this)
+    pkg = _modules_after("import hoplab, click")
+    group = _modules_after("from hoplab.papers.cli import reproduce\ntry:\n    reproduce.main(['--help'], "
+                           "prog_name='reproduce')\nexcept SystemExit:\n    pass")
+    assert {m for m in group - pkg if not m.startswith("click")} <= {
+        "hoplab.papers", "hoplab.papers._framework", "hoplab.papers.cli"}, group - pkg
 
 
 # ------------------------------------------------------------- a toy paper
