@@ -13,7 +13,9 @@ from click.testing import CliRunner
 
 import hoplab
 from hoplab import _core, cli_config
-from hoplab import reproduce, reproduce_seed001, reproduce_seed003
+from hoplab.papers.seed000 import experiment as reproduce
+from hoplab.papers.seed001 import experiment as reproduce_seed001
+from hoplab.papers.seed003 import experiment as reproduce_seed003
 from hoplab.bench import SCENARIOS, build
 from hoplab.cli import cli
 
