@@ -34,8 +34,9 @@ case "$(basename "$wheel")" in
 esac
 # The wheel must carry the package data the commands read.
 listing="$(python -m zipfile -l "$wheel")"
-for f in hoplab/examples/route_break.toml hoplab/examples/chain.toml hoplab/data/seed000_tables1-4.csv \
-    hoplab/data/seed001_table1.csv hoplab/data/seed001_claims.csv hoplab/py.typed; do
+for f in hoplab/examples/route_break.toml hoplab/examples/chain.toml hoplab/papers/seed000/data/seed000_tables1-4.csv \
+    hoplab/papers/seed001/data/seed001_table1.csv hoplab/papers/seed001/data/seed001_claims.csv \
+    hoplab/papers/seed004/data/seed004_table2.csv hoplab/py.typed; do
     grep -q " *$f " <<<"$listing" || grep -q "^$f" <<<"$listing" || { echo "wheel lacks $f" >&2; exit 1; }
 done
 grep -q "dist-info/licenses/LICENSE\|dist-info/license_files/LICENSE\|dist-info/LICENSE" <<<"$listing" ||

@@ -125,7 +125,7 @@ def ns3_result(j: dict[str, Any]) -> dict[str, Any]:
 
 
 def tcp_fields(a: argparse.Namespace) -> dict[str, Any]:
-    t = dict(S.SEED000_TCP, max_cwnd=a.max_cwnd, **TCP_PROFILES[a.tcp])
+    t = dict(S.DEFAULT_TCP, max_cwnd=a.max_cwnd, **TCP_PROFILES[a.tcp])
     if a.sack:
         t["variant"] = "sack"
     return t

@@ -17,7 +17,7 @@ import importlib.util
 import sys
 from typing import Iterable
 
-__all__ = ["EXTRAS", "MissingExtra", "missing", "require"]
+__all__ = ["EXTRAS", "MissingExtra", "extra_of", "missing", "require"]
 
 #: The importable modules of each extra, in pyproject.toml's order.
 EXTRAS: dict[str, tuple[str, ...]] = {
@@ -38,6 +38,13 @@ def _installed(module: str) -> bool:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
+
+
+def extra_of(module: str | None) -> str | None:
+    """The extra that installs `module` (a dotted name: its top package
+    counts), or None for a module no extra provides."""
+    top = (module or "").split(".")[0]
+    return next((extra for extra, modules in EXTRAS.items() if top in modules), None)
 
 
 def missing(extra: str, modules: Iterable[str] | None = None) -> list[str]:

@@ -1,10 +1,10 @@
 """Files shipped inside the package: example scenarios (hoplab/examples/)
-and published reference tables (hoplab/data/).
+and published reference tables (each paper's, hoplab/papers/<paper>/data/).
 
 They are read through `importlib.resources`, never through a path relative
 to the source tree, so an installed wheel (`pip install .`, outside the
 checkout) finds them as well as a development checkout, where the top-level
-`examples/` and `data/` are symlinks into python/hoplab/.
+`examples/` is a symlink into python/hoplab/.
 """
 
 from __future__ import annotations
@@ -40,15 +40,15 @@ def example_text(name: str) -> str:
     return (_dir("examples") / f"{stem}.toml").read_text(encoding="utf-8")
 
 
-def data_text(name: str) -> str | None:
-    """The text of hoplab/data/<name>, or None if the package lacks it."""
-    f = _dir("data") / name
+def data_text(name: str, package: str = "hoplab") -> str | None:
+    """The text of <package>/data/<name>, or None if the package lacks it."""
+    f = resources.files(package) / "data" / name
     return f.read_text(encoding="utf-8") if f.is_file() else None
 
 
-def data_frame(name: str) -> pd.DataFrame | None:
-    """hoplab/data/<name> (a CSV with `#` comments) as a DataFrame, or None."""
+def data_frame(name: str, package: str = "hoplab") -> pd.DataFrame | None:
+    """<package>/data/<name> (a CSV with `#` comments) as a DataFrame, or None."""
     import pandas as pd  # here: the examples are read by commands that need no pandas
 
-    text = data_text(name)
+    text = data_text(name, package)
     return None if text is None else pd.read_csv(io.StringIO(text), comment="#")

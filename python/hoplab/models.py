@@ -218,7 +218,7 @@ def expected_throughput(time_at_hops: Any, throughput_at_hops: Any) -> Any:
     Note that seed 002's t_i counts the *shortest* path: a run's
     ``oracle_paths`` table has it (the true topology's hop counts over
     time, 0 = no path, whose T is 0); the ``paths`` table records the path
-    *in use*. `hoplab.expected.with_expected` applies this to every flow.
+    *in use*. `hoplab.papers.seed002.expected.with_expected` applies this to every flow.
     """
     if isinstance(time_at_hops, Mapping):
         if not isinstance(throughput_at_hops, Mapping):

@@ -241,13 +241,6 @@ class Result:
                 text, fmt = (d / f"scenario.{ext}").read_text(), ext
         return cls(info, *(frames[t] for t in TABLES), scenario_text=text, scenario_format=fmt)
 
-    def expected(self, chain_kbps: Mapping[int, float]) -> pd.DataFrame:
-        """The flows with seed 002's ``expected_throughput_kbps`` (Eq. 1 over
-        the oracle table, ``chain_kbps`` = {hops: T_i}) and
-        ``fraction_of_expected`` appended (`hoplab.expected.with_expected`)."""
-        from .expected import with_expected
-        return with_expected(self, chain_kbps)
-
     # ---------------------------------------------------------------- display
     def flows_table(self) -> str:
         # NaN (no RTT for a CBR flow, no delay for an FTP flow) prints "-".

@@ -23,15 +23,16 @@ __all__ = [
     "explicit",
     "ftp",
     "cbr",
-    "SEED000_MAC",
-    "SEED000_TCP",
+    "DEFAULT_MAC",
+    "DEFAULT_TCP",
 ]
 
-# Seed 000 §3 (Anastasi et al.): 802.11b limited to 2 Mbit/s, 1 Mbit/s basic
-# rate, RTS/CTS threshold 100 bytes (RTS/CTS for TCP data, not for ACKs).
-SEED000_MAC: dict[str, Any] = {"data_rate_mbps": 2.0, "basic_rate_mbps": 1.0, "rts_threshold_bytes": 100}
-# Seed 000 §3: TCP NewReno, 1460-byte segments.
-SEED000_TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
+# The helpers' [mac] and [tcp] when none is given: seed 000's settings (its
+# §3; hoplab.papers.seed000 keeps its own copy, MAC and TCP): 802.11b limited
+# to 2 Mbit/s, 1 Mbit/s basic rate, RTS/CTS for frames over 100 bytes;
+# TCP NewReno with 1460-byte segments.
+DEFAULT_MAC: dict[str, Any] = {"data_rate_mbps": 2.0, "basic_rate_mbps": 1.0, "rts_threshold_bytes": 100}
+DEFAULT_TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 
 
 def load_scenario(path: str | Path) -> dict[str, Any]:
@@ -69,8 +70,8 @@ def _base(name: str, duration: float, seed: int, topology: dict[str, Any], flows
     sc: dict[str, Any] = {"name": name, "duration_s": float(duration), "seed": int(seed), "topology": topology}
     if radio:
         sc["radio"] = dict(radio)
-    sc["mac"] = copy.deepcopy(SEED000_MAC if mac is None else mac)
-    sc["tcp"] = copy.deepcopy(SEED000_TCP if tcp is None else tcp)
+    sc["mac"] = copy.deepcopy(DEFAULT_MAC if mac is None else mac)
+    sc["tcp"] = copy.deepcopy(DEFAULT_TCP if tcp is None else tcp)
     if routing:
         sc["routing"] = dict(routing)
     sc["flows"] = [dict(f) for f in (flows or [])]

@@ -13,9 +13,11 @@ from click.testing import CliRunner
 
 import hoplab
 from hoplab import _core
-from hoplab.cli import config as cli_config
-from hoplab import reproduce, reproduce_seed001, reproduce_seed003
 from hoplab._bench.suite import SCENARIOS, build
+from hoplab.cli import config as cli_config
+from hoplab.papers.seed000 import experiment as reproduce
+from hoplab.papers.seed001 import experiment as reproduce_seed001
+from hoplab.papers.seed003 import experiment as reproduce_seed003
 from hoplab.cli import cli
 
 from .conftest import EXAMPLES, ROOT, SMALL_TOML, run_module

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 
 import hoplab
 from hoplab import _resources
-from hoplab._reference import seed000_testbed
+from hoplab.papers.seed000.reference import seed000_testbed
 from hoplab.cli import cli
-from hoplab.reproduce_seed001 import claims, table1_reference
-from hoplab.reproduce_seed003 import base_scenario
+from hoplab.papers.seed001.experiment import claims, table1_reference
+from hoplab.papers.seed003.experiment import base_scenario
 
 from .conftest import ROOT
 
@@ -43,10 +43,15 @@ def test_top_level_examples_and_data_are_the_package_files():
     # README and the Rust tests use examples/ and data/ at the top: they
     # must be the packaged files, not copies that can drift.
     assert (ROOT / "examples").resolve() == PKG / "examples"
-    assert (ROOT / "data").resolve() == PKG / "data"
+    # Reference tables live with their paper (hoplab/papers/<paper>/data/):
+    # no top-level copy that could drift.
+    assert not (ROOT / "data").exists() and not (PKG / "data").exists()
+    assert sorted(p.relative_to(PKG).as_posix() for p in PKG.glob("papers/*/data/*.csv")) == [
+        "papers/seed000/data/seed000_tables1-4.csv", "papers/seed001/data/seed001_claims.csv",
+        "papers/seed001/data/seed001_table1.csv", "papers/seed004/data/seed004_table2.csv"]
 
 
 def test_no_module_locates_files_from_the_source_tree():
-    for f in PKG.glob("*.py"):
+    for f in PKG.rglob("*.py"):
         text = f.read_text()
-        assert not re.search(r"__file__|parents?\[|\.parent\.parent", text), f.name
+        assert not re.search(r"__file__|parents?\[|\.parent\.parent", text), f.relative_to(PKG)

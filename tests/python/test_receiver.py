@@ -10,7 +10,7 @@ from hoplab import scenario
 
 
 def _acks_per_segment(**tcp) -> float:
-    sc = scenario.chain(1, duration=10.0, tcp=dict(scenario.SEED000_TCP, **tcp), timeseries=False)
+    sc = scenario.chain(1, duration=10.0, tcp=dict(scenario.DEFAULT_TCP, **tcp), timeseries=False)
     sc["output"]["trace"] = True
     res = hoplab.run(sc, seed=1)
     t = res.trace
@@ -27,11 +27,11 @@ def test_linux_acks_every_segment_ns2_every_second_with_a_two_segment_window():
 
 
 def test_contradictory_receiver_fields_are_refused_with_the_field_named():
-    sc = scenario.chain(1, duration=1.0, tcp=dict(scenario.SEED000_TCP, receiver="linux", delayed_ack=False))
+    sc = scenario.chain(1, duration=1.0, tcp=dict(scenario.DEFAULT_TCP, receiver="linux", delayed_ack=False))
     with pytest.raises(hoplab.ScenarioError) as ei:
         hoplab.run(sc, seed=1)
     assert ei.value.field == "tcp.receiver"
-    sc["tcp"] = dict(scenario.SEED000_TCP, clamp="window")
+    sc["tcp"] = dict(scenario.DEFAULT_TCP, clamp="window")
     with pytest.raises(hoplab.ScenarioError) as ei:
         hoplab.run(sc, seed=1)
     assert ei.value.field == "tcp.clamp"

@@ -306,7 +306,7 @@ def test_percent_change_reproduces_seed004_table5_from_table2():
     # Kawadia & Kumar 2005 Table 5 = percent change of the Table 2 means w.r.t. treatment 1.
     # Table 5 was computed from unrounded means, so compare at the rounding of Table 2
     # (two decimals of throughput: up to ~1.5 % relative on 0.5 Mbit/s).
-    t2 = _resources.data_frame("seed004_table2.csv").set_index(["metric", "treatment"])
+    t2 = _resources.data_frame("seed004_table2.csv", "hoplab.papers.seed004").set_index(["metric", "treatment"])
     thr = t2.loc["throughput_mbps"]
     rtt = t2.loc["rtt_mean_ms"]
     pct_thr = {plot: st.percent_change(thr[plot], 1) for plot in ["1hop", "3hop", "6hop", "3by2"]}

@@ -8,6 +8,7 @@ import math
 import pytest
 
 import hoplab
+from hoplab.papers.seed002.expected import with_expected
 from hoplab.result import SCHEMA, Result
 
 
@@ -29,11 +30,11 @@ def test_eq1_on_a_static_chain_is_the_chain_value():
     assert f.transfer_throughput_kbps == pytest.approx(200_000 * 8 / f.completion_s / 1e3)
     assert list(r.oracle_paths.hops) == [3]
     assert r.oracle_paths.time_s.iloc[0] == pytest.approx(f.completion_s)
-    e = r.expected({1: 600.0, 2: 300.0, 3: 200.0}).iloc[0]
+    e = with_expected(r, {1: 600.0, 2: 300.0, 3: 200.0}).iloc[0]
     assert e.expected_throughput_kbps == pytest.approx(200.0)
     assert e.fraction_of_expected == pytest.approx(f.transfer_throughput_kbps / 200.0)
     with pytest.raises(KeyError, match="3"):
-        r.expected({1: 600.0})
+        with_expected(r, {1: 600.0})
 
 
 def test_eq1_weighs_the_oracle_times_under_movement():
@@ -44,7 +45,7 @@ def test_eq1_weighs_the_oracle_times_under_movement():
     r = hoplab.run(sc)
     t = dict(zip(r.oracle_paths.hops, r.oracle_paths.time_s))
     assert t == pytest.approx({1: 14.0, 2: 16.0})
-    e = r.expected({1: 800.0, 2: 400.0}).iloc[0]
+    e = with_expected(r, {1: 800.0, 2: 400.0}).iloc[0]
     assert e.expected_throughput_kbps == pytest.approx((16 * 400.0 + 14 * 800.0) / 30)
     assert math.isnan(r.flows.iloc[0].completion_s)
 

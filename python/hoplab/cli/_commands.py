@@ -45,10 +45,11 @@ COMMANDS: dict[str, CommandInfo] = {
     "plot": CommandInfo(
         "hoplab.cli.plot", "plot_group",
         "Draw figures of results: PNG, SVG or PDF, chosen by the suffix of -o."),
-    # The paper reproductions: hoplab.papers.cli:reproduce once they move there.
+    # The paper reproductions: a group of its own over the papers' registry.
     "reproduce": CommandInfo(
-        "hoplab.cli.reproduce", "reproduce",
-        "Reproduce a seed paper's experiment."),
+        "hoplab.papers.cli", "reproduce",
+        "Reproduce a seed paper's experiment: `hoplab reproduce PAPER [OPTIONS]` (`hoplab reproduce PAPER "
+        "--help` for its options)."),
     "run": CommandInfo(
         "hoplab.cli.run", "run_cmd",
         "Run one scenario file (TOML, or .json), print a summary and save the results."),

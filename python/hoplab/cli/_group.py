@@ -20,7 +20,7 @@ import click
 
 from .. import _core
 from ._commands import COMMANDS, CommandInfo
-from .._extras import MissingExtra
+from .._extras import MissingExtra, extra_of
 from .errors import EngineFailure, HoplabError, Interrupted
 
 __all__ = ["LazyGroup", "load_command", "version_text"]
@@ -69,3 +69,11 @@ class LazyGroup(click.Group):
             raise EngineFailure(str(e)) from None
         except MissingExtra as e:  # an optional dependency: which extra to install
             raise HoplabError(str(e)) from None
+        except ModuleNotFoundError as e:
+            # The same for code that imports an optional package without
+            # asking hoplab._extras first; any other missing module is a bug.
+            extra = extra_of(e.name)
+            if extra is None:
+                raise
+            raise HoplabError(f"'hoplab {ctx.invoked_subcommand}' needs {e.name.split('.')[0].replace('_', '-')}: "
+                              f"pip install 'hoplab[{extra}]'") from None

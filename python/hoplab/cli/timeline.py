@@ -33,7 +33,8 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     over a new path with the outage, and the first ACK after it."""
     import json
 
-    from .. import _core, timeline as tl
+    from .. import _core
+    from ..papers.seed003 import timeline as tl
     from .._run import run_text
 
     data = _input.scenario_dict(scenario, *_input.read(scenario), sets)

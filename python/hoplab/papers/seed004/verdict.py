@@ -16,9 +16,9 @@ import math
 import pandas as pd
 from scipy import stats as sps
 
-from ._table import text_table
-from .seed004_design import MSS_BYTES, MTU_BYTES, PLOTS
-from .seed004_tables import METRICS
+from ..._table import text_table
+from .design import MSS_BYTES, MTU_BYTES, PLOTS
+from .tables import METRICS
 
 __all__ = ["verdicts", "CLAMP_PAIRS", "RTS_PAIRS", "SACK_PAIRS"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .result import Result
+from ...result import Result
 
 
 def _legs(scenario: dict[str, Any]) -> list[dict[str, Any]]:

@@ -16,10 +16,10 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from ._lab_batch import run_grid
-from ._resources import example_text
-from ._run import run
-from ._table import text_table
+from .._grid import run_grid
+from ..._resources import example_text
+from ..._run import run
+from ..._table import text_table
 from .timeline import outage
 
 # (label, protocol, preset, overrides, paper outage s, paper time in RTO s)
@@ -104,7 +104,7 @@ DEFAULT_REPLICAS = 20
 def run_all(replicas: int, progress: Callable[[str], None], *, out: Path | None = None,
             jobs: int = 1) -> pd.DataFrame:
     """Every configuration x seeds 1..replicas, as a lab design through a
-    result store (with ``out``: ``out/store``, resumable; `_lab_batch`)."""
+    result store (with ``out``: ``out/store``, resumable; `papers._grid`)."""
     tasks = [Task(i, seed) for seed in range(1, replicas + 1) for i in range(len(CONFIGS))]
 
     def describe(r: dict[str, Any]) -> str:

@@ -21,12 +21,18 @@ from typing import Any, Callable, Iterable
 
 import pandas as pd
 
-from . import scenario
-from ._reference import seed000_testbed
-from . import lab
-from ._lab_batch import run_grid
-from ._resumable import ReproduceError
-from ._table import text_table
+from ... import scenario
+from .reference import seed000_testbed
+from ... import lab
+from .._grid import run_grid
+from .._framework import ReproduceError
+from ..._table import text_table
+
+# Seed 000 §3 (Anastasi et al.): 802.11b limited to 2 Mbit/s, 1 Mbit/s basic
+# rate, RTS/CTS threshold 100 bytes (RTS/CTS for TCP data, not for ACKs).
+MAC: dict[str, Any] = {"data_rate_mbps": 2.0, "basic_rate_mbps": 1.0, "rts_threshold_bytes": 100}
+# Seed 000 §3: TCP NewReno, 1460-byte segments.
+TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 
 HOPS = (1, 2, 3, 4)
 # The paper's columns: W = 2, 3, 4 and "32", which it uses as the label of
@@ -118,7 +124,7 @@ class Task:
         if self.routing not in ROUTINGS:
             raise ReproduceError(f"unknown routing {self.routing!r} (one of {', '.join(ROUTINGS)})")
         w = 0 if self.max_cwnd == UNCLAMPED_LABEL else self.max_cwnd
-        tcp = dict(scenario.SEED000_TCP, max_cwnd=w, receiver=self.receiver, clamp=self.clamp)
+        tcp = dict(TCP, max_cwnd=w, receiver=self.receiver, clamp=self.clamp)
         flows = [scenario.ftp(0, self.hops)]
         if self.cbr_kbps:
             flows.append(scenario.cbr(CBR_SRC, CBR_DST, self.cbr_kbps))
@@ -127,14 +133,14 @@ class Task:
         # other (250 m range), nodes two hops apart still sense each other
         # (550 m carrier sense) — the default two-ray-ground radio.
         return scenario.chain(self.hops, 200.0, duration=self.duration, seed=self.seed, flows=flows,
-                              mac=dict(scenario.SEED000_MAC), tcp=tcp, radio=radio,
+                              mac=dict(MAC), tcp=tcp, radio=radio,
                               routing=dict(ROUTINGS[self.routing]), timeseries=False,
                               name=f"seed000-{self.label}-w{self.max_cwnd}")
 
 
 def run_task(task: Task) -> dict[str, Any]:
     """Run one replica and return its row."""
-    from ._run import run
+    from ..._run import run
 
     return row_of(task, run(task.scenario(), seed=task.seed))
 
@@ -170,7 +176,7 @@ def _describe(row: dict[str, Any]) -> str:
 def run_tasks(tasks: list[Task], *, out: Path | None = None, jobs: int = 2,
               progress: Callable[[str], None] | None = None, name: str = "seed000") -> pd.DataFrame:
     """Run every task and return one row per run, as a lab design through a
-    result store (with ``out``: ``out/store``, resumable; `_lab_batch`)."""
+    result store (with ``out``: ``out/store``, resumable; `papers._grid`)."""
     try:
         rows = run_grid(tasks, row_of, name=name, columns=RUN_COLUMNS, out=out, jobs=jobs,
                         progress=progress, describe=_describe)

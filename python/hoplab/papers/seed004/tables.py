@@ -16,9 +16,9 @@ import math
 
 import pandas as pd
 
-from . import stats
-from ._resources import data_frame
-from .seed004_design import PLOTS, TREATMENTS
+from ... import stats
+from .._framework import data_frame
+from .design import PLOTS, TREATMENTS
 
 __all__ = ["METRICS", "per_run", "table2", "table3", "table4", "table5", "t3_matrices", "reference_table2",
            "PAPER_TABLE3", "PAPER_TABLE4"]
@@ -81,8 +81,8 @@ def table2(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def reference_table2() -> dict[str, pd.DataFrame] | None:
-    """The testbed's Table 2 (hoplab/data/seed004_table2.csv), same shape."""
-    ref = data_frame("seed004_table2.csv")
+    """The testbed's Table 2 (data/seed004_table2.csv in this package), same shape."""
+    ref = data_frame(__package__, "seed004_table2.csv")
     if ref is None:
         return None
     ref["treatment"] = ref["treatment"].astype(str)

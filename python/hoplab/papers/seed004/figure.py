@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .seed004_design import PLOTS, TREATMENT_NAMES, TREATMENTS
-from .seed004_tables import METRICS, table2
+from .design import PLOTS, TREATMENT_NAMES, TREATMENTS
+from .tables import METRICS, table2
 
 __all__ = ["figure"]
 

@@ -7,11 +7,11 @@ import math
 
 import pandas as pd
 
-from ._table import text_table
-from .seed004_design import MSS_BYTES, PLOTS, RECEIVE_WINDOW_BYTES, TREATMENT_NAMES, TREATMENTS, clamp
-from .seed004_tables import (METRICS, PAPER_TABLE3, PAPER_TABLE4, REFERENCE, t3_matrices, table2, table3, table4,
+from ..._table import text_table
+from .design import MSS_BYTES, PLOTS, RECEIVE_WINDOW_BYTES, TREATMENT_NAMES, TREATMENTS, clamp
+from .tables import (METRICS, PAPER_TABLE3, PAPER_TABLE4, REFERENCE, t3_matrices, table2, table3, table4,
                              table5, reference_table2)
-from .seed004_verdict import verdicts
+from .verdict import verdicts
 
 __all__ = ["report"]
 

@@ -11,18 +11,27 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import pandas as pd
 
-from . import _io, lab
-from .lab.stored import StoredRun, outcome_run
-from .manifest import check_writable
+from .. import _io, lab
+from ..lab.stored import StoredRun, outcome_run
+from ..manifest import check_writable
 
-__all__ = ["run_grid"]
+__all__ = ["run_grid", "Task"]
 
 
-def _design(tasks: Sequence[Any], name: str) -> tuple[dict[str, Any], dict[tuple, Any]]:
+class Task(Protocol):
+    """What a paper's task provides: its seed, and its scenario (a dict as
+    the TOML files; its `seed` key, if any, is ignored)."""
+
+    seed: int
+
+    def scenario(self) -> dict[str, Any]: ...
+
+
+def _design(tasks: Sequence[Task], name: str) -> tuple[dict[str, Any], dict[tuple, Any]]:
     """The design of ``tasks`` (each with ``.seed`` and ``.scenario()``), and
     the task of each (config index, seed)."""
     configs: dict[Any, int] = {}
@@ -49,7 +58,7 @@ def _design(tasks: Sequence[Any], name: str) -> tuple[dict[str, Any], dict[tuple
     return design, by_cell
 
 
-def run_grid(tasks: Sequence[Any], row_of: Callable[[Any, Any], dict[str, Any]], *, name: str,
+def run_grid(tasks: Sequence[Task], row_of: Callable[[Any, Any], dict[str, Any]], *, name: str,
              columns: Sequence[str], out: Path | None, jobs: int,
              progress: Callable[[str], None] | None, describe: Callable[[dict[str, Any]], str],
              csv_name: str = "runs.csv") -> list[dict[str, Any]]:

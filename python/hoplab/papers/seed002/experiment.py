@@ -15,7 +15,7 @@ acknowledge the payload, §7.1), completion, loss rate (§7.2), the oracle's
 t_i and the time-weighted shortest path; per run drops by cause and packet
 type and each node's time-weighted queue. Expected throughput (Eq. 1) needs
 the chains' T_i, so it is computed when the report is made
-(`seed002_report`).
+(`report`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from . import seed002_scenarios as S
-from ._lab_batch import run_grid
+from . import scenarios as S
+from .._grid import run_grid
 from .expected import measured_kbps
 
 EXPERIMENTS = ("chain", "one-to-four", "overlap", "waypoint", "www")

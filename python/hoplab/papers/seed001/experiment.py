@@ -49,12 +49,12 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from . import scenario
-from ._resources import data_frame
-from ._table import text_table
-from . import lab
-from ._lab_batch import run_grid
-from ._resumable import ReproduceError
+from ... import scenario
+from ..._table import text_table
+from ... import lab
+from .._grid import run_grid
+from .._framework import ReproduceError, data_frame
+from .._framework import parse_hops, parse_list  # noqa: F401  (this paper's --hops, --only, --schemes)
 
 # Seed 001 §3.1: 2 Mbps, two-ray ground, transmission range 250 m, carrier
 # sensing range 550 m, interference range 550 m. The rest of the MAC is
@@ -177,7 +177,7 @@ def time_average_cwnd(ts: pd.DataFrame, flow: int, start: float, end: float) -> 
 
 def run_task(task: Task) -> dict[str, Any]:
     """Run one configuration and return its row."""
-    from ._run import run
+    from ..._run import run
 
     return row_of(task, run(task.scenario(), seed=task.seed))
 
@@ -216,37 +216,6 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
         "events": int(res.info["events"]), "wall_s": float(res.info["wall_s"]),
         "event_hash": f"{int(res.info['event_hash']):016x}",
     }
-
-
-def parse_hops(text: str) -> tuple[int, ...]:
-    """"4,6,14", "4-22" or "4-22:2" (from-to:step), or a mix, into sorted hop counts."""
-    out: set[int] = set()
-    for part in text.replace(" ", "").split(","):
-        if not part:
-            continue
-        try:
-            if "-" in part:
-                rng, _, step = part.partition(":")
-                a, b = (int(x) for x in rng.split("-", 1))
-                st = int(step) if step else 1
-                if st < 1 or a > b:
-                    raise ValueError
-                out.update(range(a, b + 1, st))
-            else:
-                out.add(int(part))
-        except ValueError:
-            raise ReproduceError(f"--hops: cannot read {part!r} (use e.g. 6,14 or 4-22 or 4-22:2)") from None
-    if not out or min(out) < 1:
-        raise ReproduceError("--hops: give at least one hop count >= 1")
-    return tuple(sorted(out))
-
-
-def parse_list(text: str, allowed: Sequence[str], option: str) -> tuple[str, ...]:
-    items = tuple(x for x in text.replace(" ", "").split(",") if x)
-    bad = [x for x in items if x not in allowed]
-    if bad or not items:
-        raise ReproduceError(f"{option}: unknown {', '.join(bad) or '(empty)'}; choose from {', '.join(allowed)}")
-    return items
 
 
 @dataclass(frozen=True)
@@ -296,7 +265,7 @@ def check_schemes(tasks: Iterable[Task]) -> None:
     """Validate one scenario per scheme before running anything: a build of
     hoplab without a scheme's fields fails here, naming every such curve and
     field, so that no curve is silently left out."""
-    from . import _core
+    from ... import _core
 
     seen: dict[str, Task] = {}
     for t in tasks:
@@ -325,7 +294,7 @@ def _describe(row: dict[str, Any]) -> str:
 def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
                 progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Run every task of ``plan`` and return one row per run, as a lab design
-    through a result store (with ``out``: ``out/store``, resumable; `_lab_batch`)."""
+    through a result store (with ``out``: ``out/store``, resumable; `papers._grid`)."""
     tasks = plan.tasks()
     check_schemes(tasks)
     try:
@@ -341,11 +310,11 @@ def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
 
 
 def table1_reference() -> pd.DataFrame | None:
-    return data_frame("seed001_table1.csv")
+    return data_frame(__package__, "seed001_table1.csv")
 
 
 def claims() -> pd.DataFrame | None:
-    return data_frame("seed001_claims.csv")
+    return data_frame(__package__, "seed001_claims.csv")
 
 
 def _pct(x: float) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from .models import expected_throughput as _eq1
+from ...models import expected_throughput as _eq1
 
 __all__ = ["with_expected", "chain_kbps", "measured_kbps"]
 
@@ -63,7 +63,7 @@ def chain_kbps(max_hops: int, *, bytes: int = 4_000_000, tcp: Mapping[str, Any] 
     ``base`` merged into the scenario (e.g. ``{"mac": {...}}``). Each value is
     the transfer's ``transfer_throughput_kbps`` (``throughput_kbps`` if it did
     not finish within ``duration_s``)."""
-    from ._run import run  # the engine; imported here so that models stay light
+    from ..._run import run  # the engine; imported here so that models stay light
 
     out = {}
     for i in range(1, int(max_hops) + 1):

@@ -1,5 +1,5 @@
 """The tables and findings of `hoplab reproduce seed002` from its rows
-(`reproduce_seed002.row_of`): throughput, fraction of expected throughput
+(`experiment.row_of`): throughput, fraction of expected throughput
 (Eq. 1 with the chains' T_i) and loss rate per experiment, beside what the
 thesis states. The thesis's figures are lost (only their captions and the
 text survive), so its findings are compared as the text states them: a
@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import seed002_scenarios as S
-from ._table import text_table
-from .models import expected_throughput
-from .reproduce_seed002 import parse_hops
+from . import scenarios as S
+from ..._table import text_table
+from ...models import expected_throughput
+from .experiment import parse_hops
 
 Key = tuple[str, int, int]  # (variant, mss, window)
 

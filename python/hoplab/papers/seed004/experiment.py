@@ -2,7 +2,7 @@
 runs (seed 004) run as a lab design through the result store, printed as
 its Tables 2-5 beside the testbed's, with a verdict per finding.
 
-    from hoplab import reproduce_seed004 as r4
+    from hoplab.papers.seed004 import experiment as r4
     runs = r4.run(r4.design(replicas=2, duration=30), store="out/s4", jobs=2)
     print(r4.report(runs, replicas=2, duration=30))
 """
@@ -16,10 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from . import lab
-from .seed004_design import (DEFAULT_DURATION_S, DEFAULT_REPLICAS, PLOTS, TREATMENTS, design,
+from ... import lab
+from .design import (DEFAULT_DURATION_S, DEFAULT_REPLICAS, PLOTS, TREATMENTS, design,
                              parse_plots)
-from .seed004_report import report
+from .report import report
 
 __all__ = ["design", "run", "report", "reproduce", "parse_plots", "DEFAULT_DURATION_S", "DEFAULT_REPLICAS",
            "PLOTS", "TREATMENTS"]
@@ -46,9 +46,9 @@ def _node_stats(store: str | os.PathLike[str], name: str) -> pd.DataFrame:
 def run(design_dict: dict[str, Any], store: str | os.PathLike[str], *, jobs: int = 2,
         progress: bool | None = None) -> pd.DataFrame:
     """Run the design into ``store`` (only what it misses) and return one
-    row per run (`seed004_tables.per_run`) with the queue and drop figures
+    row per run (`tables.per_run`) with the queue and drop figures
     of each run joined on."""
-    from .seed004_tables import per_run
+    from .tables import per_run
 
     d = lab.Design.from_dict(design_dict)
     lab.run(d, store=store, jobs=jobs, progress=progress)

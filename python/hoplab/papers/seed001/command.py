@@ -1,0 +1,45 @@
+"""`hoplab reproduce seed001`: its options and how an invocation becomes a
+`Plan`, rows (`experiment.run_seed001`), a report and a summary.csv."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .._framework import Outcome, Paper, Progress, duration_option, option, parse_hops, parse_list, replicas_option
+
+
+def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, duration: float | None,
+        hops_text: str | None, schemes_text: str | None, only_text: str | None) -> Outcome:
+    from . import experiment as r1
+
+    plan = r1.Plan(
+        experiments=r1.EXPERIMENTS if only_text is None else parse_list(only_text, r1.EXPERIMENTS, "--only"),
+        hops=r1.DEFAULT_HOPS if hops_text is None else parse_hops(hops_text),
+        schemes=tuple(r1.SCHEMES) if schemes_text is None else parse_list(schemes_text, tuple(r1.SCHEMES),
+                                                                          "--schemes"),
+        replicas=replicas or r1.DEFAULT_REPLICAS, duration=duration)
+    runs = r1.run_seed001(plan, out=out, jobs=jobs, progress=progress)
+    note = None if out is None else f"per-run rows: {out / 'runs.csv'}; summary: {out / 'summary.csv'}"
+    return Outcome(r1.report_seed001(runs, plan),
+                   {"summary.csv": r1.summary_frame(runs).to_csv(index=False).encode()}, note)
+
+
+PAPER = Paper(
+    name="seed001",
+    help="""Seed 001 (Nahm et al.): Table 1 (static vs DSR, 6-hop chain and
+    7x7 grid) and the chains of Fig. 9 (1 and 4 flows: TCP static and DSR,
+    FeW, ADTCP at alpha 1 and 0.01) and Fig. 12 (2 flows, TCP and TCP-ECN at
+    alpha 1 and 0.01), as tables beside the paper's numbers and stated
+    gains.""",
+    options=[
+        replicas_option("Replicas per configuration (seeds 1..R) [default: 5]."),
+        duration_option("Simulated seconds per run [default: 200 (figures) and 120 (Table 1)]."),
+        option("--hops", "hops_text", default=None, metavar="LIST",
+               help="Chain lengths of Figs. 9 and 12, e.g. 6,14 or 4-22 or 4-22:2 [default: 4-22:2]."),
+        option("--schemes", "schemes_text", default=None, metavar="LIST",
+               help="Transports to run, of tcp, few, adtcp, adtcp+few, ecn, ecn+few [default: all]."),
+        option("--only", "only_text", default=None, metavar="LIST",
+               help="Experiments to run, of table1, fig9, fig12 [default: all]."),
+    ],
+    run=run,
+)
