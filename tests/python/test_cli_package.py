@@ -179,11 +179,23 @@ def test_plot_without_matplotlib_names_the_extra(tmp_path):
 
 
 def test_reproduce_seed004_without_stats_names_the_extra():
-    # seed 004's report imports scipy before any run: a missing optional
-    # package that no require() asked about is still one line naming the extra
+    # seed 004's report needs the stats extra: checked before any run
     r = _without(("scipy", "statsmodels", "scikit_posthocs"), "reproduce", "seed004", "--replicas", "1")
     assert r.returncode == 2, r.stderr
-    assert r.stderr.splitlines() == ["hoplab: error: 'hoplab reproduce' needs scipy: pip install 'hoplab[stats]'"]
+    assert r.stderr.splitlines() == [
+        "hoplab: error: 'hoplab reproduce seed004' needs scipy, statsmodels, scikit-posthocs: "
+        "pip install 'hoplab[stats]'"]
+    # with scipy there but statsmodels not, it still fails at once (not after the sweep)
+    r = _without(("statsmodels",), "reproduce", "seed004", "--replicas", "1")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines() == [
+        "hoplab: error: 'hoplab reproduce seed004' needs statsmodels: pip install 'hoplab[stats]'"]
+
+
+def test_reproduce_plot_without_matplotlib_names_the_extra(tmp_path):
+    r = _without(("matplotlib",), "reproduce", "seed000", "--replicas", "1", "--plot", str(tmp_path / "f.png"))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines() == ["hoplab: error: '--plot' needs matplotlib: pip install 'hoplab[plot]'"]
 
 
 def test_run_needs_no_extra():

@@ -55,13 +55,16 @@ class Outcome:
 @dataclass(frozen=True)
 class Paper:
     """A reproduced experiment: its name (`hoplab reproduce NAME`), help
-    text, its own click options, and `run`. `plot`: it draws a figure."""
+    text, its own click options, and `run`. `plot`: it draws a figure.
+    `needs`: the extras its report needs (`hoplab._extras`), checked before
+    any run so that a missing one fails at once, not after the sweep."""
 
     name: str
     help: str
     options: Sequence[Callable[[Any], Any]]
     run: Callable[..., Outcome]
     plot: bool = False
+    needs: Sequence[str] = ()
 
 
 def option(*decls: str, **attrs: Any) -> Callable[[Any], Any]:
@@ -102,7 +105,12 @@ def _progress(msg: str) -> None:
 
 
 def _reproduce(paper: Paper, out: Path | None, jobs: int, plot_path: Path | None, options: dict[str, Any]) -> None:
+    from .._extras import require
+
+    for extra in paper.needs:
+        require(extra, f"hoplab reproduce {paper.name}")
     if plot_path is not None:
+        require("plot", "--plot")
         _check_plot_path(plot_path)  # before any run
     with _one_line_errors(out):
         outcome = paper.run(out=out, jobs=jobs, progress=_progress, **options)

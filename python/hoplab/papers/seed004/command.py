@@ -45,6 +45,7 @@ def _figure(runs: Any) -> Callable[[Path], None]:
 
 PAPER = Paper(
     name="seed004",
+    needs=("stats",),  # the verdicts' ANOVA and post-hoc tests
     help="""Seed 004 (Kawadia & Kumar): 8 treatments (window clamp, RTS/CTS
     off, SACK and their combinations) x 9 plots (1-6 hop chains,
     2by2/3by2/4by2 crossing flows) x 15 runs of 180 s as a lab design,
