@@ -8,7 +8,6 @@ pub mod drop;
 pub mod dsdv;
 pub mod dsr;
 pub mod lred;
-pub mod msg;
 pub mod olsr;
 pub mod routing;
 pub mod static_route;
@@ -16,5 +15,5 @@ pub mod static_route;
 pub mod testnet;
 
 pub use drop::DropReason;
-pub use msg::RoutingMsg;
+pub use crate::wire::RoutingMsg;
 pub use routing::{LinkCause, Protocol, RouteAction, RouteNote, Router};

@@ -5,7 +5,7 @@
 //! preset follows.
 
 mod config;
-mod msg;
+use crate::wire::aodv as msg;
 mod table;
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,7 @@
 //! per-destination queue until an update brings one, as ns-2 does.
 
 mod config;
-mod msg;
+use crate::wire::dsdv as msg;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -19,7 +19,7 @@ pub use config::{DsdvConfig, PacketFormat};
 pub use msg::{DsdvEntry, DsdvMsg, DsdvUpdate, ENTRY_BYTES, HEADER_BYTES};
 pub use table::{better, RouteEntry, INFINITY};
 
-use crate::net::msg::RoutingMsg;
+use crate::wire::RoutingMsg;
 use crate::net::routing::{LinkCause, Protocol, RouteAction, RouteNote};
 use crate::net::DropReason;
 use crate::rng::Stream;

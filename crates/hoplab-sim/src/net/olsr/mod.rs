@@ -22,7 +22,7 @@
 pub mod config;
 mod link;
 pub mod mpr;
-pub mod msg;
+pub use crate::wire::olsr as msg;
 pub mod table;
 mod timed;
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! sizes, the Vtime/Htime byte form (§18.3) and sequence number order (§19).
 
 use crate::time::Dur;
-use crate::wire::{NodeId, UDP_HEADER};
+use super::addr::NodeId;
+use super::udp::UDP_HEADER;
 
 /// §3.3: Packet Length (2) + Packet Sequence Number (2).
 pub const PACKET_HEADER: u32 = 4;
