@@ -3,7 +3,6 @@
 
 pub mod app;
 pub mod control;
-pub mod cost;
 pub mod event;
 pub mod fasthash;
 pub mod fault;
@@ -18,7 +17,6 @@ pub mod queue;
 pub mod results;
 pub mod rng;
 pub mod scenario;
-pub mod schema;
 pub mod series;
 pub mod tcp;
 pub mod time;
@@ -26,6 +24,7 @@ pub mod trace;
 pub mod wire;
 pub mod world;
 
+pub use scenario::{cost, schema};
 pub use results::RunOutput;
 pub use scenario::{Scenario, ScenarioError};
 pub use control::{Cancelled, Progress, RunControl};

@@ -6,12 +6,13 @@
 //! leg is recorded as it starts (the `movement` table).
 
 pub mod area;
+pub mod config;
 pub mod direction;
 pub mod walk;
 pub mod waypoint;
 
 use crate::rng::{Purpose, Stream};
-use crate::scenario::{Mobility, MobilityModel, Topology};
+use config::{Mobility, MobilityModel, Topology};
 use crate::time::{Dur, SimTime};
 use waypoint::{Start, Waypoint};
 

@@ -1,5 +1,6 @@
 //! The link layer: the IEEE 802.11 DCF and the interface queue beneath IP.
 
+pub mod config;
 pub mod dcf;
 pub mod ifq;
 

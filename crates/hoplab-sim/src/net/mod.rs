@@ -4,6 +4,7 @@
 pub mod aodv;
 pub mod arp;
 pub mod check;
+pub mod config;
 pub mod drop;
 pub mod dsdv;
 pub mod dsr;

@@ -2,6 +2,7 @@
 //! channel that finds who hears a transmission.
 
 pub mod channel;
+pub mod config;
 pub mod propagation;
 pub mod radio;
 pub mod timing;

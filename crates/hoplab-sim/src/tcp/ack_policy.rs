@@ -37,7 +37,7 @@
 //! - Jiffies: times are exact nanoseconds, not 1 ms ticks.
 
 use super::TcpConfig;
-use crate::scenario::{TcpReceiver, WindowClamp};
+use super::config::{TcpReceiver, WindowClamp};
 use crate::time::{Dur, SimTime};
 
 /// Linux 2.6 `include/net/tcp.h` with HZ = 1000 (2.6.12's default).

@@ -183,7 +183,7 @@ impl TcpSender {
             pending_retransmit: None,
             window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.cwnd_clamp()),
             rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
-            cc: Congestion::new(cfg.variant),
+            cc: Congestion::new(cfg.variant, cfg.vegas),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,

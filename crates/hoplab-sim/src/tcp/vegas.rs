@@ -30,7 +30,7 @@
 //! an eighth and sets ssthresh to 2; a timeout restarts from two segments.
 
 use super::congestion::{halve, AckInfo, AckTiming, Congestion, CongestionControl, DupAckStep, DupAckTiming, SentSegment, Window};
-use crate::scenario::TcpParams;
+use super::config::TcpParams;
 use crate::time::{Dur, SimTime};
 
 /// Vegas thresholds in segments (ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`, integers).

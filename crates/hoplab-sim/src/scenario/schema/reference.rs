@@ -4,7 +4,15 @@
 
 use super::fields::{Field, FIELDS};
 use crate::net::{aodv, dsdv, dsr, olsr};
-use crate::scenario::{Lred, Link, Mac, Mobility, Output, Radio, RoutingConfig, Scenario, ScenarioError, TcpParams, TcpVariant};
+use crate::mac::config::Mac;
+use crate::mobility::config::Mobility;
+use crate::net::config::{Link, Lred};
+use crate::phy::config::Radio;
+use crate::scenario::error::ScenarioError;
+use crate::scenario::model::Scenario;
+use crate::scenario::output::Output;
+use crate::scenario::routing::RoutingConfig;
+use crate::tcp::config::{TcpParams, Variant};
 use crate::tcp::{few, vegas::VegasParams, TcpConfig};
 use serde::Serialize;
 use toml::Value;
@@ -31,7 +39,7 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
     let v = VegasParams::from_params(p);
     TcpParams {
         // TcpConfig::default().variant (a test checks they agree).
-        variant: Some(p.variant.unwrap_or(TcpVariant::NewReno)),
+        variant: Some(p.variant.unwrap_or(Variant::NewReno)),
         mss: Some(c.mss),
         max_cwnd: Some(c.max_cwnd.unwrap_or(0)),
         receive_window: Some(c.receive_window),
