@@ -23,6 +23,8 @@ pub use error::ScenarioError;
 pub use model::Scenario;
 pub use output::Output;
 pub use routing::{Routing, RoutingConfig, RoutingProtocol};
+#[cfg(test)]
+pub(crate) use validate::protocol_error;
 
 // The layers' configuration types, under the names a scenario gives them.
 pub use crate::app::config::{Flow, FlowKind, OnOffDistribution};

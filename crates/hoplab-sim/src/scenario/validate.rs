@@ -4,6 +4,7 @@
 
 use super::error::{err, ScenarioError};
 use super::model::Scenario;
+use super::routing::RoutingConfig;
 use crate::app::config::{Flow, FlowKind};
 use crate::mobility::config::{MobilityModel, Topology};
 use crate::phy::config::Propagation;
@@ -26,7 +27,7 @@ impl Scenario {
         }
         self.validate_radio()?;
         self.validate_mac()?;
-        self.routing.resolve()?;
+        protocol_ranges(&self.routing.resolve()?)?;
         self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
         self.validate_lred()?;
@@ -251,5 +252,37 @@ fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
             err(format!("{p}.receiver"), format!("\"{name}\" delays ACKs, but delayed_ack = false asks for an ACK per segment (receiver = \"every\"); drop one of them"))
         }
         _ => Ok(()),
+    }
+}
+
+/// The resolved protocol parameters (preset, then the user's table) against
+/// the field table's ranges. The user's own values were checked with the
+/// rest of the scenario; this holds the presets to the same ranges, which
+/// the protocols' `validate` no longer repeats.
+fn protocol_ranges(cfg: &RoutingConfig) -> Result<(), ScenarioError> {
+    match cfg {
+        RoutingConfig::Static => Ok(()),
+        RoutingConfig::Aodv(c) => ranges_of("aodv", c),
+        RoutingConfig::Dsr(c) => ranges_of("dsr", c),
+        RoutingConfig::Olsr(c) => ranges_of("olsr", c),
+        RoutingConfig::Dsdv(c) => ranges_of("dsdv", c),
+    }
+}
+
+fn ranges_of<C: serde::Serialize>(name: &str, c: &C) -> Result<(), ScenarioError> {
+    let tree = toml::Value::try_from(c).map_err(|e| ScenarioError { field: format!("routing.{name}"), message: e.to_string() })?;
+    super::schema::ranges::check(&format!("routing.{name}"), &tree)
+}
+
+/// What a scenario refuses in one protocol's resolved parameters: a number
+/// outside its range, then a broken rule between fields; the protocol's
+/// field is named without the `routing.<name>.` prefix (for the protocols'
+/// tests).
+#[cfg(test)]
+pub(crate) fn protocol_error<C: serde::Serialize>(name: &str, c: &C, rules: fn(&C) -> Result<(), crate::net::check::Invalid>) -> Option<String> {
+    let prefix = format!("routing.{name}.");
+    match ranges_of(name, c) {
+        Err(e) => Some(e.field.trim_start_matches(prefix.as_str()).to_string()),
+        Ok(()) => rules(c).err().map(|(f, _)| f.to_string()),
     }
 }

@@ -1,7 +1,7 @@
 //! DSDV parameters. Defaults are ns-2's (`tcl/lib/ns-default.tcl` and the
 //! constants of `dsdv/dsdv.cc`, `dsdv/dsdv.h`, ns-2.35).
 
-use crate::net::check::{non_negative_s, positive_s, Invalid};
+use crate::net::check::Invalid;
 use serde::{Deserialize, Serialize};
 
 pub use crate::wire::dsdv::PacketFormat;
@@ -83,19 +83,10 @@ impl DsdvConfig {
         }
     }
 
-    /// Check values; Err((field, message)).
+    /// Rules between fields; Err((field, message)). Each number's own range
+    /// is in the scenario's field table (scenario/schema/fields.rs), which
+    /// checks presets and the user's values alike.
     pub fn validate(&self) -> Result<(), Invalid> {
-        positive_s("periodic_update_s", self.periodic_update_s)?;
-        if self.min_update_periods == 0 {
-            return Err(("min_update_periods", "must be at least 1".into()));
-        }
-        non_negative_s("settling_initial_s", self.settling_initial_s)?;
-        if !(0.0..=1.0).contains(&self.settling_alpha) {
-            return Err(("settling_alpha", format!("must be in [0, 1], got {}", self.settling_alpha)));
-        }
-        non_negative_s("min_triggered_interval_s", self.min_triggered_interval_s)?;
-        non_negative_s("startup_jitter_s", self.startup_jitter_s)?;
-        non_negative_s("broadcast_jitter_s", self.broadcast_jitter_s)?;
         Ok(())
     }
 }
