@@ -6,7 +6,8 @@ protocol module.
 Nodes are the crate's top-level modules, and each submodule of `wire`
 (`wire::tcp`, ...) and of `scenario` (`scenario::cost`, ...). Edges are `crate::x`, `super::x` and `use crate::{x, ..}`
 references outside `#[cfg(test)]` code. Exit 0 when clean; 1 with the cycle
-or the offending import listed. `--graph` prints the edges.
+or the offending import listed. `--graph` prints the edges; `--src DIR`
+checks another source tree.
 
 Python 3 standard library only.
 """
@@ -267,7 +268,8 @@ def one_cycle(edges, comp):
 
 
 def main(argv):
-    edges = graph(os.path.normpath(ROOT))
+    root = argv[argv.index("--src") + 1] if "--src" in argv else ROOT
+    edges = graph(os.path.normpath(root))
     if "--graph" in argv:
         for v in sorted(edges):
             print(f"{v} -> {', '.join(sorted(edges[v]))}")

@@ -3,8 +3,8 @@
 //! No model logic lives here; `python/hoplab` turns the columns into pandas
 //! DataFrames.
 
-use hoplab_sim::results::{DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
-use hoplab_sim::trace::TraceRow;
+use hoplab_sim::{DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, TimeSeries};
+use hoplab_sim::TraceRow;
 use hoplab_sim::{RunOutput, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};

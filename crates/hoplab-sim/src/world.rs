@@ -167,6 +167,7 @@ impl World {
     }
 
     /// Process events up to the end of the run.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn run(&mut self) {
         let done = self.run_controlled(&mut RunControl::default(), std::time::Instant::now());
         debug_assert!(done.is_ok(), "a default control never cancels");
@@ -217,16 +218,19 @@ impl World {
     /// Record, at every node and per data packet uid, the MAC DATA frames,
     /// routing's hand-offs and the copies held (`NodeStats::data_tx`): a
     /// diagnostic for tests. Call before `run`.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn count_data_frames(&mut self) {
         for n in &mut self.nodes {
             n.stats.data_tx = Some(BTreeMap::new());
         }
     }
 
+    #[allow(dead_code)]
     pub fn events(&self) -> u64 {
         self.events
     }
 
+    #[allow(dead_code)]
     pub fn event_hash(&self) -> u64 {
         self.hash
     }

@@ -4,6 +4,7 @@ pub mod config;
 pub mod dcf;
 pub mod ifq;
 
-pub use dcf::{Dcf, MacConfig, MacEvent, MacStats, MacTimer, MAC_TIMERS};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use dcf::{Dcf, MacConfig, MacEvent, MacTimer, MAC_TIMERS};
 pub use ifq::Ifq;
 #[cfg(test)] mod tests;

@@ -17,4 +17,5 @@ pub mod testnet;
 
 pub use drop::DropReason;
 pub use crate::wire::RoutingMsg;
-pub use routing::{LinkCause, Protocol, RouteAction, RouteNote, Router};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use routing::{LinkCause, RouteAction, RouteNote, Router};

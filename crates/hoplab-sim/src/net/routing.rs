@@ -63,6 +63,7 @@ pub enum LinkCause {
     /// No passive or network-layer acknowledgement (DSR).
     NoAck,
     /// A route error from another node named the link.
+    #[allow(dead_code)]
     RouteError,
 }
 

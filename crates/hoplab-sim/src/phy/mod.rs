@@ -7,7 +7,9 @@ pub mod propagation;
 pub mod radio;
 pub mod timing;
 
-pub use channel::{Channel, Link};
-pub use propagation::{PathLoss, RadioParams};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use channel::Channel;
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use propagation::RadioParams;
 pub use radio::{Radio, RxOutcome};
 pub use timing::PhyTiming;

@@ -21,15 +21,20 @@ mod validate;
 
 pub use error::ScenarioError;
 pub use model::Scenario;
-pub use output::Output;
-pub use routing::{Routing, RoutingConfig, RoutingProtocol};
+pub use routing::RoutingConfig;
 #[cfg(test)]
 pub(crate) use validate::protocol_error;
 
-// The layers' configuration types, under the names a scenario gives them.
-pub use crate::app::config::{Flow, FlowKind, OnOffDistribution};
-pub use crate::mac::config::{Mac, Preamble};
-pub use crate::mobility::config::{Leg, Mobility, MobilityModel, Topology};
-pub use crate::net::config::{ArpKind, Link, Lred};
-pub use crate::phy::config::{Propagation, Radio};
-pub use crate::tcp::config::{TcpParams, TcpReceiver, Variant, WindowClamp};
+// The layers' configuration types the builder (world.rs) reads, under the
+// names a scenario gives them...
+pub use crate::app::config::{FlowKind, OnOffDistribution};
+pub use crate::mobility::config::Topology;
+pub use crate::net::config::ArpKind;
+// ... and those the layers' tests build scenarios from.
+#[cfg(test)]
+pub use crate::{
+    mac::config::Mac,
+    mobility::config::Leg,
+    phy::config::Radio,
+    tcp::config::{TcpParams, TcpReceiver, WindowClamp},
+};

@@ -411,14 +411,17 @@ impl Linux {
     }
 
     /// When the delayed-ACK timer fires, if it is armed.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn deadline(&self) -> Option<SimTime> {
         self.timer
     }
     /// Quick ACKs left (for tests).
+    #[allow(dead_code)]
     pub fn quick(&self) -> u32 {
         self.quick
     }
     /// The current delayed-ACK timeout before its bounds (for tests).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn ato(&self) -> Dur {
         self.ato
     }

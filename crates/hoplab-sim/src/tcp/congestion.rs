@@ -272,6 +272,7 @@ impl Congestion {
             Variant::Vegas => Congestion::Vegas(Box::new(Vegas::new(vegas))),
         }
     }
+    #[allow(dead_code)]
     pub fn variant(&self) -> Variant {
         match self {
             Congestion::Tahoe(_) => Variant::Tahoe,

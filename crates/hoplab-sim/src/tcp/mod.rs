@@ -36,10 +36,15 @@ pub mod vegas;
 #[cfg(test)]
 mod tests;
 
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use few::FewParams;
-pub use congestion::{AckInfo, Congestion, CongestionControl, NewReno, RecoveryStep, Reno, Window};
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use rtt::RttEstimator;
-pub use sender::{SenderStats, TcpSender, TraceSample};
-pub use sink::{SinkStats, TcpSink};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use sender::{SenderStats, TcpSender};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use sink::TcpSink;
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use vegas::{Vegas, VegasParams};
-pub use config::{initial_window_segments, TcpConfig, TcpParams, TcpReceiver, Variant, WindowClamp, DEFAULT_RECEIVE_WINDOW, MAX_WINDOW_BYTES};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use config::{initial_window_segments, TcpConfig, Variant, DEFAULT_RECEIVE_WINDOW, MAX_WINDOW_BYTES};

@@ -35,6 +35,7 @@ impl RttEstimator {
     pub fn srtt(&self) -> Option<Dur> {
         self.srtt
     }
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn rttvar(&self) -> Dur {
         self.rttvar
     }

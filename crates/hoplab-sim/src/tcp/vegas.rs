@@ -157,21 +157,26 @@ impl Vegas {
         }
     }
 
+    #[allow(dead_code)]
     pub fn params(&self) -> VegasParams {
         self.p
     }
     /// BaseRTT, once an ACK has arrived.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn base_rtt(&self) -> Option<Dur> {
         self.fine.map(|_| Dur::from_secs_f64(self.base_rtt))
     }
     /// The fine-grained retransmission timeout, once an ACK has arrived.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn fine_timeout(&self) -> Option<Dur> {
         self.fine.map(|f| Dur::from_secs_f64(f.timeout))
     }
     /// diff (segments queued) at the latest once-per-RTT evaluation.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn last_diff(&self) -> Option<i64> {
         self.last_diff
     }
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn stats(&self) -> &VegasStats {
         &self.stats
     }
@@ -370,6 +375,7 @@ impl CongestionControl for Vegas {
 
 impl Congestion {
     /// The Vegas state, if this connection runs Vegas.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn vegas(&self) -> Option<&Vegas> {
         match self {
             Congestion::Vegas(v) => Some(v.as_ref()),

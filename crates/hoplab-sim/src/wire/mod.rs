@@ -26,8 +26,12 @@ pub mod udp;
 pub use addr::{NodeId, BROADCAST};
 pub use arp::ArpMsg;
 pub use dsr::SourceRoute;
-pub use frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES, DATA_OVERHEAD_BYTES, RTS_BYTES};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES, DATA_OVERHEAD_BYTES};
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use packet::{Body, Packet, PacketType, DEFAULT_TTL, IP_HEADER};
 pub use routing::RoutingMsg;
-pub use tcp::{Ecn, NetState, SackBlocks, TcpSegment, MAX_SACK_BLOCKS, TCP_HEADER};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use tcp::{Ecn, NetState, SackBlocks, TcpSegment, TCP_HEADER};
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use udp::{UdpDatagram, UDP_HEADER};

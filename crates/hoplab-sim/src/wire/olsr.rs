@@ -22,6 +22,7 @@ pub const ADDR: u32 = 4;
 /// §18.5 link types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LinkType {
+    #[allow(dead_code)]
     Unspec = 0,
     Asym = 1,
     Sym = 2,

@@ -151,5 +151,5 @@ fn the_resolved_scenario_reparses_to_itself() {
 #[test]
 fn resolved_tcp_variant_matches_the_engine_default() {
     let t = super::reference::resolved_tcp(&Default::default());
-    assert_eq!(crate::tcp::Variant::from(t.variant.unwrap()), crate::tcp::TcpConfig::default().variant);
+    assert_eq!(t.variant.unwrap(), crate::tcp::TcpConfig::default().variant);
 }
