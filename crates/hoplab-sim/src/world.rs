@@ -7,8 +7,8 @@ use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacConfig};
 use crate::mobility::Mover;
 use crate::net::arp::{Arp, ArpMode};
-use crate::net::routing::{StaticRouter, StaticTable};
-use crate::net::{aodv::Aodv, dsdv::Dsdv, dsr::Dsr, olsr::Olsr, Router};
+use crate::net::routing::StaticTable;
+use crate::net::Router;
 use crate::node::{Ctx, Node};
 use crate::phy::{Channel, Radio, RadioParams};
 use crate::queue::EventQueue;
@@ -36,18 +36,6 @@ pub struct World {
     scenario: Scenario,
     seed: u64,
     movers: Vec<Mover>,
-}
-
-/// The router of node `id` for a resolved routing configuration.
-fn build_router(cfg: &RoutingConfig, id: NodeId, seed: u64, table: &Arc<StaticTable>) -> Router {
-    let rng = Stream::new(seed, id, Purpose::Routing);
-    match cfg {
-        RoutingConfig::Static => Router::Static(StaticRouter::new(id, table.clone())),
-        RoutingConfig::Aodv(c) => Router::Aodv(Box::new(Aodv::new(id, c, rng))),
-        RoutingConfig::Dsr(c) => Router::Dsr(Box::new(Dsr::new(id, c, rng))),
-        RoutingConfig::Olsr(c) => Router::Olsr(Box::new(Olsr::new(id, c, rng))),
-        RoutingConfig::Dsdv(c) => Router::Dsdv(Box::new(Dsdv::new(id, c, rng))),
-    }
 }
 
 /// Node positions for a topology; random ones come from the seed.
@@ -125,7 +113,7 @@ impl World {
             .map(|(i, ag)| {
                 let id = i as NodeId;
                 let mac = Dcf::new(id, mac_cfg.clone(), Stream::new(seed, id, Purpose::MacBackoff));
-                let router = build_router(&routing, id, seed, &table);
+                let router = Router::new(&routing, id, seed, &table);
                 let arp = match sc.link.arp {
                     ArpKind::Off => None,
                     ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),

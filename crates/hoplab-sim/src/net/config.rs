@@ -1,5 +1,6 @@
 //! The network layer's own `[link]` (ARP) and `[lred]` tables; each routing
-//! protocol's parameters are in its own `config.rs`.
+//! protocol's parameters are in its own `config.rs`, and the resolved choice
+//! of one is `routing::RoutingConfig`.
 
 use serde::{Deserialize, Serialize};
 

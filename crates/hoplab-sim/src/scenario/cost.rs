@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 use crate::phy::{PhyTiming, RadioParams};
 use super::error::ScenarioError;
 use super::model::Scenario;
-use super::routing::RoutingConfig;
+use crate::net::routing::RoutingConfig;
 use crate::app::config::FlowKind;
 use crate::mobility::config::{MobilityModel, Topology};
 use crate::tcp::TcpConfig;
@@ -143,14 +143,7 @@ fn within(n: f64, (w, h): (f64, f64), r: f64) -> f64 {
 /// (`min_*`) bound nothing from below and are skipped, as are zeros
 /// ("immediately"/"off").
 fn routing_timers(cfg: &RoutingConfig) -> Vec<(String, String, f64)> {
-    let (name, table) = match cfg {
-        RoutingConfig::Static => return Vec::new(),
-        RoutingConfig::Aodv(c) => ("aodv", toml::Table::try_from(c)),
-        RoutingConfig::Dsr(c) => ("dsr", toml::Table::try_from(c)),
-        RoutingConfig::Olsr(c) => ("olsr", toml::Table::try_from(c)),
-        RoutingConfig::Dsdv(c) => ("dsdv", toml::Table::try_from(c)),
-    };
-    let Ok(table) = table else { return Vec::new() };
+    let Some((name, table)) = cfg.table() else { return Vec::new() };
     let mut out = Vec::new();
     for (k, v) in &table {
         let Some(s) = v.as_float() else { continue };

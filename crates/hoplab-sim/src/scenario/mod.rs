@@ -21,7 +21,7 @@ mod validate;
 
 pub use error::ScenarioError;
 pub use model::Scenario;
-pub use routing::RoutingConfig;
+pub use crate::net::routing::RoutingConfig;
 #[cfg(test)]
 pub(crate) use validate::protocol_error;
 

@@ -3,6 +3,7 @@
 //! one and applies the preset and the user's overrides.
 
 use super::error::{err, ScenarioError};
+use crate::net::routing::RoutingConfig;
 use crate::net::{aodv, dsdv, dsr, olsr};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -45,14 +46,22 @@ pub struct Routing {
     pub dsdv: Option<toml::Table>,
 }
 
-/// A routing protocol with every parameter resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RoutingConfig {
-    Static,
-    Aodv(aodv::AodvConfig),
-    Dsr(dsr::DsrConfig),
-    Olsr(olsr::OlsrConfig),
-    Dsdv(dsdv::DsdvConfig),
+/// The protocols with a parameter table, in the reference's order.
+pub const PROTOCOLS: [&str; 4] = ["aodv", "dsr", "olsr", "dsdv"];
+
+/// Each preset of a protocol with its parameters as a table, the default
+/// first; empty for a name that is not in `PROTOCOLS`.
+pub fn preset_tables(protocol: &str) -> Vec<(&'static str, toml::Table)> {
+    fn all<C: Serialize>(names: &'static [&'static str], get: fn(&str) -> Option<C>) -> Vec<(&'static str, toml::Table)> {
+        names.iter().map(|n| (*n, toml::Table::try_from(get(n).expect("a listed preset exists")).expect("a config serialises to a table"))).collect()
+    }
+    match protocol {
+        "aodv" => all(aodv::AodvConfig::PRESETS, aodv::AodvConfig::preset),
+        "dsr" => all(dsr::DsrConfig::PRESETS, dsr::DsrConfig::preset),
+        "olsr" => all(olsr::OlsrConfig::PRESETS, olsr::OlsrConfig::preset),
+        "dsdv" => all(dsdv::DsdvConfig::PRESETS, dsdv::DsdvConfig::preset),
+        _ => Vec::new(),
+    }
 }
 
 impl Routing {

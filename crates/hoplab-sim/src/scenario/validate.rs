@@ -4,7 +4,6 @@
 
 use super::error::{err, ScenarioError};
 use super::model::Scenario;
-use super::routing::RoutingConfig;
 use crate::app::config::{Flow, FlowKind};
 use crate::mobility::config::{MobilityModel, Topology};
 use crate::phy::config::Propagation;
@@ -27,7 +26,7 @@ impl Scenario {
         }
         self.validate_radio()?;
         self.validate_mac()?;
-        protocol_ranges(&self.routing.resolve()?)?;
+        self.routing.resolve()?;
         self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
         self.validate_lred()?;
@@ -255,20 +254,7 @@ fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
     }
 }
 
-/// The resolved protocol parameters (preset, then the user's table) against
-/// the field table's ranges. The user's own values were checked with the
-/// rest of the scenario; this holds the presets to the same ranges, which
-/// the protocols' `validate` no longer repeats.
-fn protocol_ranges(cfg: &RoutingConfig) -> Result<(), ScenarioError> {
-    match cfg {
-        RoutingConfig::Static => Ok(()),
-        RoutingConfig::Aodv(c) => ranges_of("aodv", c),
-        RoutingConfig::Dsr(c) => ranges_of("dsr", c),
-        RoutingConfig::Olsr(c) => ranges_of("olsr", c),
-        RoutingConfig::Dsdv(c) => ranges_of("dsdv", c),
-    }
-}
-
+#[cfg(test)]
 fn ranges_of<C: serde::Serialize>(name: &str, c: &C) -> Result<(), ScenarioError> {
     let tree = toml::Value::try_from(c).map_err(|e| ScenarioError { field: format!("routing.{name}"), message: e.to_string() })?;
     super::schema::ranges::check(&format!("routing.{name}"), &tree)
