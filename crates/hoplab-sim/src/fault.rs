@@ -31,7 +31,7 @@ pub struct FaultHook {
 }
 
 impl FaultHook {
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn new(flow: u32, seqno: u64, fault: Fault) -> Self {
         FaultHook { flow, seqno, fault, fired: false }
     }

@@ -118,12 +118,12 @@ impl<T> Series<T> {
     }
 
     /// The current bucket width (grows as the series is coarsened).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn stride(&self) -> Dur {
         Dur(self.stride)
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.samples.len()
     }
@@ -133,7 +133,7 @@ impl<T> Series<T> {
         self.samples.is_empty()
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn samples(&self) -> &[(SimTime, T)] {
         &self.samples
     }

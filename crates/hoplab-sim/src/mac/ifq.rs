@@ -67,7 +67,7 @@ impl Ifq {
         self.q.iter().map(|(p, _)| p)
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.q.len()
     }

@@ -72,7 +72,7 @@ impl Arp {
     }
 
     /// Packets held for `addr`.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn held(&self, addr: NodeId) -> usize {
         self.pending.get(&addr).map_or(0, |p| p.held.len())
     }

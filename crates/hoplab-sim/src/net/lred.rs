@@ -69,7 +69,7 @@ impl LinkRed {
     }
 
     /// The current average of retransmissions per packet.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn avg(&self) -> f64 {
         self.avg
     }

@@ -411,7 +411,7 @@ impl Linux {
     }
 
     /// When the delayed-ACK timer fires, if it is armed.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn deadline(&self) -> Option<SimTime> {
         self.timer
     }
@@ -421,7 +421,7 @@ impl Linux {
         self.quick
     }
     /// The current delayed-ACK timeout before its bounds (for tests).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn ato(&self) -> Dur {
         self.ato
     }

@@ -228,7 +228,7 @@ impl Detector {
     }
 
     /// The metrics' current levels: IDD, STT, POR, PLR (diagnostics, tests).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn levels(&self) -> [Level; 4] {
         [self.idd.level(), self.stt.level(), self.por.level(), self.plr.level()]
     }

@@ -187,7 +187,7 @@ pub const MAX_WINDOW_BYTES: u64 = 65_535 << 14;
 
 impl TcpConfig {
     /// Segments the receiver's window admits (at least one).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn receive_window_segments(&self) -> u64 {
         (self.receive_window as u64 / self.mss.max(1) as u64).max(1)
     }

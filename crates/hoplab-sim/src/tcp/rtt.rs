@@ -35,7 +35,7 @@ impl RttEstimator {
     pub fn srtt(&self) -> Option<Dur> {
         self.srtt
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn rttvar(&self) -> Dur {
         self.rttvar
     }

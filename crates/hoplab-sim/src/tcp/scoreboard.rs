@@ -101,7 +101,7 @@ impl Scoreboard {
         self.high_rxt = Some(snd_una);
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn high_rxt(&self) -> Option<u64> {
         self.high_rxt
     }

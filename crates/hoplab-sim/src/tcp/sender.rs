@@ -567,7 +567,7 @@ impl TcpSender {
         self.stopped = true;
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn is_stopped(&self) -> bool {
         self.stopped
     }
@@ -586,15 +586,15 @@ impl TcpSender {
         self.trace.as_mut().map_or_else(Vec::new, |t| t.take().into_iter().map(|(_, s)| s).collect())
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn cwnd(&self) -> f64 {
         self.window.cwnd()
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn ssthresh(&self) -> f64 {
         self.window.ssthresh()
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn srtt(&self) -> Option<Dur> {
         self.rtt.srtt()
     }
@@ -607,23 +607,23 @@ impl TcpSender {
         self.stats.standby_s + self.standby.as_ref().map_or(0.0, |s| end.since(s.since).as_secs_f64())
     }
     /// In ELFN / ADTCP standby: window and timers frozen, probing.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn in_standby(&self) -> bool {
         self.standby.is_some()
     }
 
     /// Current RTO, including backoff.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn rto(&self) -> Dur {
         self.rtt.rto()
     }
     /// Segments sent and not yet acknowledged (snd_max - snd_una).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
     }
     /// Oldest unacknowledged segment.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn snd_una(&self) -> u64 {
         self.snd_una
     }
@@ -632,16 +632,16 @@ impl TcpSender {
     pub fn snd_nxt(&self) -> u64 {
         self.snd_nxt
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn in_recovery(&self) -> bool {
         self.in_recovery
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn dupacks(&self) -> u32 {
         self.dupacks
     }
     /// The congestion-control state (for tests and traces).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn congestion(&self) -> &Congestion {
         &self.cc
     }

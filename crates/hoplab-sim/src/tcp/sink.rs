@@ -178,7 +178,7 @@ impl TcpSink {
     }
 
     /// Next segment expected in order.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
     }

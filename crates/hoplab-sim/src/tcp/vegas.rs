@@ -172,11 +172,11 @@ impl Vegas {
         self.fine.map(|f| Dur::from_secs_f64(f.timeout))
     }
     /// diff (segments queued) at the latest once-per-RTT evaluation.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn last_diff(&self) -> Option<i64> {
         self.last_diff
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn stats(&self) -> &VegasStats {
         &self.stats
     }
@@ -375,7 +375,7 @@ impl CongestionControl for Vegas {
 
 impl Congestion {
     /// The Vegas state, if this connection runs Vegas.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn vegas(&self) -> Option<&Vegas> {
         match self {
             Congestion::Vegas(v) => Some(v.as_ref()),

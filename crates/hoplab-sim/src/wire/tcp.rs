@@ -93,7 +93,7 @@ impl SackBlocks {
     pub fn len(&self) -> usize {
         self.as_slice().len()
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

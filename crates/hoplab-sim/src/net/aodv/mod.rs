@@ -105,7 +105,7 @@ impl Aodv {
     }
 
     /// Packets waiting for a route.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn buffered(&self) -> usize {
         self.buffer.len()
     }

@@ -83,7 +83,7 @@ impl Dsdv {
     }
 
     /// The route entry for `dst` (including broken and placeholder ones).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn route_entry(&self, dst: NodeId) -> Option<&RouteEntry> {
         self.table.get(&dst)
     }
@@ -95,7 +95,7 @@ impl Dsdv {
     }
 
     /// Data packets waiting for a route to `dst`.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn queued(&self, dst: NodeId) -> usize {
         self.queues.get(&dst).map_or(0, |q| q.len())
     }

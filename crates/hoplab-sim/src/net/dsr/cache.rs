@@ -163,7 +163,7 @@ impl RouteCache {
         cut.into_iter().filter(|d| !self.paths.iter().any(|p| p[1..].contains(d))).collect()
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn has_link(&self, a: NodeId, b: NodeId) -> bool {
         self.links.contains_key(&key(a, b))
     }

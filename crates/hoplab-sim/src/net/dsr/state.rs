@@ -125,7 +125,7 @@ impl Dsr {
     }
 
     /// Packets waiting in the send buffer.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn buffered(&self) -> usize {
         self.send_buf.len()
     }

@@ -166,7 +166,7 @@ impl Olsr {
     }
 
     /// The route to `dst`: (next hop, hops).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn route_to(&self, dst: NodeId) -> Option<(NodeId, u32)> {
         self.routes().get(dst).map(|r| (r.next_hop, r.hops))
     }
@@ -186,20 +186,20 @@ impl Olsr {
         }
         self.routes.borrow()
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn mpr_set(&self) -> &BTreeSet<NodeId> {
         &self.mprs
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn mpr_selectors(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.selectors.keys()
     }
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn symmetric_neighbors(&self) -> &BTreeSet<NodeId> {
         &self.sym
     }
     /// (T_last_addr, T_dest_addr) of the topology set.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn topology_links(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
         self.topology.keys()
     }
