@@ -1,5 +1,5 @@
 """Helpers that build scenario dicts (the same structure as the TOML files;
-see examples/*.toml and crates/hoplab-sim/src/scenario.rs for every field),
+see examples/*.toml and crates/hoplab-sim/src/scenario/ for every field),
 and `load_scenario` to read a TOML file into such a dict.
 
     >>> import hoplab

@@ -11,9 +11,11 @@ use crate::wire::{Body, Packet};
 pub enum Fault {
     /// Its content is altered in flight (its checksum no longer matches
     /// the bytes of its range).
+    #[cfg_attr(not(test), allow(dead_code))]
     Corrupt,
     /// Its header's sequence number is moved by `by` segments; the content
     /// stays that of the original range (a misplaced segment).
+    #[cfg_attr(not(test), allow(dead_code))]
     Shift { by: i64 },
 }
 
@@ -29,6 +31,7 @@ pub struct FaultHook {
 }
 
 impl FaultHook {
+    #[cfg(test)]
     pub fn new(flow: u32, seqno: u64, fault: Fault) -> Self {
         FaultHook { flow, seqno, fault, fired: false }
     }

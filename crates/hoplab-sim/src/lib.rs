@@ -1,32 +1,68 @@
 //! hoplab-sim: a discrete-event simulator of TCP over multihop IEEE 802.11
 //! ad hoc networks. See docs/ARCHITECTURE.md for the layers and contracts.
+//!
+//! The public API is what the Python binding needs: a [`Scenario`] (parsed
+//! and validated, or a [`ScenarioError`]), [`run`] / [`run_with`] (with a
+//! [`RunControl`]) and the [`RunOutput`] tables; the field reference
+//! ([`schema::reference`]) and the cost estimate ([`cost`]). Every engine
+//! module is private; scripts/check_layers.py keeps their imports acyclic.
 
-pub mod app;
-pub mod control;
-pub mod cost;
-pub mod event;
-pub mod fasthash;
-pub mod fault;
-pub mod mac;
-pub mod measure;
-pub mod mobility;
-pub mod net;
-pub mod node;
-pub mod oracle;
-pub mod phy;
-pub mod queue;
+// Layers, bottom up: wire formats, then PHY, MAC, network, transport,
+// applications, mobility; `node` stacks them, `world` builds and runs.
+mod wire;
+mod phy;
+mod mac;
+mod net;
+mod tcp;
+mod app;
+mod mobility;
+mod node;
+mod world;
+// The scenario: the layers' configuration gathered, parsed, validated.
+mod scenario;
+// The simulator's machinery and measurements.
+mod control;
+mod event;
+mod fasthash;
+mod fault;
+mod measure;
+mod oracle;
+mod queue;
 pub mod results;
-pub mod rng;
-pub mod scenario;
-pub mod schema;
-pub mod series;
-pub mod tcp;
-pub mod time;
-pub mod trace;
-pub mod wire;
-pub mod world;
+mod rng;
+mod series;
+mod time;
+mod trace;
 
-pub use results::RunOutput;
-pub use scenario::{Scenario, ScenarioError};
+#[cfg(test)]
+mod tests;
+
 pub use control::{Cancelled, Progress, RunControl};
+pub use results::{
+    DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries,
+};
+pub use scenario::{Scenario, ScenarioError};
+pub use trace::TraceRow;
 pub use world::{run, run_with};
+
+/// What a scenario will cost before it runs (events, memory) and the limits
+/// above which it is refused.
+pub mod cost {
+    pub use crate::scenario::cost::{estimate, estimate_json, Cost, Term, MAX_EVENTS, MAX_MEMORY_BYTES};
+}
+
+/// The scenario field table's generated reference (`hoplab config`,
+/// docs/SCENARIO.md) and the fully resolved scenario.
+pub mod schema {
+    pub mod reference {
+        pub use crate::scenario::schema::reference::{entries, entries_json, resolved, resolved_toml, Entry};
+    }
+}
+
+/// Internals for the profiling example (examples/runjson.rs): the channel
+/// and the shortest-path oracle, timed alone. Not part of the API.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::oracle::{paths, Window};
+    pub use crate::phy::{Channel, RadioParams};
+}

@@ -6,12 +6,13 @@
 //! leg is recorded as it starts (the `movement` table).
 
 pub mod area;
+pub mod config;
 pub mod direction;
 pub mod walk;
 pub mod waypoint;
 
 use crate::rng::{Purpose, Stream};
-use crate::scenario::{Mobility, MobilityModel, Topology};
+use config::{Mobility, MobilityModel, Topology};
 use crate::time::{Dur, SimTime};
 use waypoint::{Start, Waypoint};
 
@@ -212,6 +213,7 @@ impl Mover {
 
     /// Where the node is at `now` along its current leg, exactly (linear
     /// between the leg's start and end); `pos` if it stands still.
+    #[allow(dead_code)]
     pub fn position_at(&self, now: SimTime, pos: (f64, f64)) -> (f64, f64) {
         let Some((t0, from, leg)) = &self.cur else { return pos };
         let total = dist(*from, leg.to) / leg.speed;

@@ -87,14 +87,17 @@ impl<E> EventQueue<E> {
         self.heap.pop().map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
     }
 
+    #[allow(dead_code)]
     pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
     }
 
+    #[allow(dead_code)]
     pub fn len(&self) -> usize {
         self.heap.len()
     }
 
+    #[allow(dead_code)]
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }

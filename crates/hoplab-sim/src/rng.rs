@@ -12,6 +12,7 @@ use rand::{Rng, SeedableRng};
 pub enum Purpose {
     MacBackoff = 1,
     Routing = 2,
+    #[allow(dead_code)]
     Transport = 3,
     App = 4,
     Topology = 5,

@@ -32,8 +32,10 @@ use crate::time::{Dur, SimTime};
 pub const DEFAULT_MAX_SAMPLES: u32 = 50_000;
 
 /// Smallest cap accepted: enough for a readable series.
+#[allow(dead_code)]
 pub const MIN_MAX_SAMPLES: u32 = 16;
 /// Largest cap accepted (48 MB per flow in the engine).
+#[allow(dead_code)]
 pub const MAX_MAX_SAMPLES: u32 = 1_000_000;
 
 /// The stride a series coarsens from when no interval is configured.
@@ -116,18 +118,22 @@ impl<T> Series<T> {
     }
 
     /// The current bucket width (grows as the series is coarsened).
+    #[cfg(test)]
     pub fn stride(&self) -> Dur {
         Dur(self.stride)
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.samples.len()
     }
 
+    #[allow(dead_code)]
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }
 
+    #[cfg(test)]
     pub fn samples(&self) -> &[(SimTime, T)] {
         &self.samples
     }

@@ -7,8 +7,8 @@ use crate::event::{Event, TxTable};
 use crate::mac::{Dcf, Ifq, MacConfig};
 use crate::mobility::Mover;
 use crate::net::arp::{Arp, ArpMode};
-use crate::net::routing::{StaticRouter, StaticTable};
-use crate::net::{aodv::Aodv, dsdv::Dsdv, dsr::Dsr, olsr::Olsr, Router};
+use crate::net::routing::StaticTable;
+use crate::net::Router;
 use crate::node::{Ctx, Node};
 use crate::phy::{Channel, Radio, RadioParams};
 use crate::queue::EventQueue;
@@ -36,18 +36,6 @@ pub struct World {
     scenario: Scenario,
     seed: u64,
     movers: Vec<Mover>,
-}
-
-/// The router of node `id` for a resolved routing configuration.
-fn build_router(cfg: &RoutingConfig, id: NodeId, seed: u64, table: &Arc<StaticTable>) -> Router {
-    let rng = Stream::new(seed, id, Purpose::Routing);
-    match cfg {
-        RoutingConfig::Static => Router::Static(StaticRouter::new(id, table.clone())),
-        RoutingConfig::Aodv(c) => Router::Aodv(Box::new(Aodv::new(id, c, rng))),
-        RoutingConfig::Dsr(c) => Router::Dsr(Box::new(Dsr::new(id, c, rng))),
-        RoutingConfig::Olsr(c) => Router::Olsr(Box::new(Olsr::new(id, c, rng))),
-        RoutingConfig::Dsdv(c) => Router::Dsdv(Box::new(Dsdv::new(id, c, rng))),
-    }
 }
 
 /// Node positions for a topology; random ones come from the seed.
@@ -125,7 +113,7 @@ impl World {
             .map(|(i, ag)| {
                 let id = i as NodeId;
                 let mac = Dcf::new(id, mac_cfg.clone(), Stream::new(seed, id, Purpose::MacBackoff));
-                let router = build_router(&routing, id, seed, &table);
+                let router = Router::new(&routing, id, seed, &table);
                 let arp = match sc.link.arp {
                     ArpKind::Off => None,
                     ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),
@@ -167,6 +155,7 @@ impl World {
     }
 
     /// Process events up to the end of the run.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn run(&mut self) {
         let done = self.run_controlled(&mut RunControl::default(), std::time::Instant::now());
         debug_assert!(done.is_ok(), "a default control never cancels");
@@ -217,16 +206,19 @@ impl World {
     /// Record, at every node and per data packet uid, the MAC DATA frames,
     /// routing's hand-offs and the copies held (`NodeStats::data_tx`): a
     /// diagnostic for tests. Call before `run`.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn count_data_frames(&mut self) {
         for n in &mut self.nodes {
             n.stats.data_tx = Some(BTreeMap::new());
         }
     }
 
+    #[allow(dead_code)]
     pub fn events(&self) -> u64 {
         self.events
     }
 
+    #[allow(dead_code)]
     pub fn event_hash(&self) -> u64 {
         self.hash
     }

@@ -3,6 +3,7 @@
 //! packets and timer expiries, and is polled for packets and deadlines.
 
 pub mod cbr;
+pub mod config;
 pub mod ftp;
 pub mod onoff;
 pub mod www;

@@ -10,7 +10,7 @@
 //! `off_s` as they are (ns-2's CBR with a start/stop script).
 
 use crate::rng::Stream;
-use crate::scenario::OnOffDistribution;
+use super::config::OnOffDistribution;
 use crate::time::Dur;
 
 pub struct OnOff {

@@ -55,7 +55,7 @@ impl Default for WwwParams {
 }
 
 impl WwwParams {
-    pub fn from_flow(f: &crate::scenario::Flow) -> WwwParams {
+    pub fn from_flow(f: &super::config::Flow) -> WwwParams {
         let d = WwwParams::default();
         WwwParams {
             downloads: f.downloads.unwrap_or(d.downloads),

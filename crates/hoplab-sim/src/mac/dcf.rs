@@ -47,7 +47,7 @@ pub struct MacConfig {
 }
 
 impl MacConfig {
-    pub fn from_scenario(m: &crate::scenario::Mac) -> MacConfig {
+    pub fn from_scenario(m: &super::config::Mac) -> MacConfig {
         MacConfig {
             phy: PhyTiming::new(m.preamble, m.data_rate_mbps, m.basic_rate_mbps),
             slot: Dur::from_micros(m.slot_us as u64),

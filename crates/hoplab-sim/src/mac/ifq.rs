@@ -67,10 +67,12 @@ impl Ifq {
         self.q.iter().map(|(p, _)| p)
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.q.len()
     }
 
+    #[allow(dead_code)]
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()
     }

@@ -9,23 +9,8 @@
 
 use crate::net::DropReason;
 use crate::time::{Dur, SimTime};
-use crate::wire::{Body, NodeId, Packet, BROADCAST};
+use crate::wire::{ArpMsg, Body, NodeId, Packet, BROADCAST};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-/// An ARP request or reply for IPv4 over 802.11: 28 bytes (RFC 826 with
-/// 6-byte hardware and 4-byte protocol addresses).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ArpMsg {
-    pub reply: bool,
-    pub sender: crate::wire::NodeId,
-    pub target: crate::wire::NodeId,
-}
-
-impl ArpMsg {
-    pub fn size(&self) -> u32 {
-        28
-    }
-}
 
 /// What to do with packets for an address still being resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +72,7 @@ impl Arp {
     }
 
     /// Packets held for `addr`.
+    #[cfg(test)]
     pub fn held(&self, addr: NodeId) -> usize {
         self.pending.get(&addr).map_or(0, |p| p.held.len())
     }

@@ -5,6 +5,7 @@
 pub type Invalid = (&'static str, String);
 
 /// A duration that must be positive.
+#[cfg(test)]
 pub fn positive_s(field: &'static str, v: f64) -> Result<(), Invalid> {
     if v.is_finite() && v > 0.0 {
         Ok(())
@@ -14,6 +15,7 @@ pub fn positive_s(field: &'static str, v: f64) -> Result<(), Invalid> {
 }
 
 /// A duration that may be zero (a jitter or hold-off that can be off).
+#[cfg(test)]
 pub fn non_negative_s(field: &'static str, v: f64) -> Result<(), Invalid> {
     if v.is_finite() && v >= 0.0 {
         Ok(())

@@ -69,6 +69,7 @@ impl LinkRed {
     }
 
     /// The current average of retransmissions per packet.
+    #[cfg(test)]
     pub fn avg(&self) -> f64 {
         self.avg
     }

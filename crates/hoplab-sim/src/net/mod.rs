@@ -4,11 +4,11 @@
 pub mod aodv;
 pub mod arp;
 pub mod check;
+pub mod config;
 pub mod drop;
 pub mod dsdv;
 pub mod dsr;
 pub mod lred;
-pub mod msg;
 pub mod olsr;
 pub mod routing;
 pub mod static_route;
@@ -16,5 +16,6 @@ pub mod static_route;
 pub mod testnet;
 
 pub use drop::DropReason;
-pub use msg::RoutingMsg;
-pub use routing::{LinkCause, Protocol, RouteAction, RouteNote, Router};
+pub use crate::wire::RoutingMsg;
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use routing::{LinkCause, RouteAction, RouteNote, Router};

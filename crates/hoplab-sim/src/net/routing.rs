@@ -9,8 +9,11 @@
 //! loopback route. Protocols never read the clock or the channel: time comes
 //! in `now`, randomness from the `Stream` they are built with.
 
-use crate::net::{aodv::Aodv, dsdv::Dsdv, dsr::Dsr, olsr::Olsr, DropReason};
+use crate::net::{aodv, aodv::Aodv, dsdv, dsdv::Dsdv, dsr, dsr::Dsr, olsr, olsr::Olsr, DropReason};
+use serde::Serialize;
+use crate::rng::{Purpose, Stream};
 use crate::time::SimTime;
+use std::sync::Arc;
 use crate::wire::{NodeId, Packet};
 
 pub use crate::net::static_route::{StaticRouter, StaticTable};
@@ -63,6 +66,7 @@ pub enum LinkCause {
     /// No passive or network-layer acknowledgement (DSR).
     NoAck,
     /// A route error from another node named the link.
+    #[allow(dead_code)]
     RouteError,
 }
 
@@ -133,6 +137,34 @@ pub trait Protocol {
     fn has_route(&self, now: SimTime, dst: NodeId) -> bool;
 }
 
+/// A routing protocol with every parameter resolved (scenario/routing.rs
+/// applies the preset and the user's table).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoutingConfig {
+    Static,
+    Aodv(aodv::AodvConfig),
+    Dsr(dsr::DsrConfig),
+    Olsr(olsr::OlsrConfig),
+    Dsdv(dsdv::DsdvConfig),
+}
+
+impl RoutingConfig {
+    /// The protocol's name and its parameters as a table (what
+    /// `[routing.<name>]` would say); `None` for static routing.
+    pub fn table(&self) -> Option<(&'static str, toml::Table)> {
+        fn t<C: Serialize>(c: &C) -> toml::Table {
+            toml::Table::try_from(c).expect("a config serialises to a table")
+        }
+        match self {
+            RoutingConfig::Static => None,
+            RoutingConfig::Aodv(c) => Some(("aodv", t(c))),
+            RoutingConfig::Dsr(c) => Some(("dsr", t(c))),
+            RoutingConfig::Olsr(c) => Some(("olsr", t(c))),
+            RoutingConfig::Dsdv(c) => Some(("dsdv", t(c))),
+        }
+    }
+}
+
 /// Every routing protocol the node can run (enum dispatch: no vtable on
 /// the per-packet path).
 pub enum Router {
@@ -156,6 +188,19 @@ macro_rules! dispatch {
 }
 
 impl Router {
+    /// The router of node `id` for a resolved routing configuration; its
+    /// randomness is the node's routing stream.
+    pub fn new(cfg: &RoutingConfig, id: NodeId, seed: u64, table: &Arc<StaticTable>) -> Router {
+        let rng = Stream::new(seed, id, Purpose::Routing);
+        match cfg {
+            RoutingConfig::Static => Router::Static(StaticRouter::new(id, table.clone())),
+            RoutingConfig::Aodv(c) => Router::Aodv(Box::new(Aodv::new(id, c, rng))),
+            RoutingConfig::Dsr(c) => Router::Dsr(Box::new(Dsr::new(id, c, rng))),
+            RoutingConfig::Olsr(c) => Router::Olsr(Box::new(Olsr::new(id, c, rng))),
+            RoutingConfig::Dsdv(c) => Router::Dsdv(Box::new(Dsdv::new(id, c, rng))),
+        }
+    }
+
     pub fn route(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
         dispatch!(self, r => r.route(now, packet, out))
     }

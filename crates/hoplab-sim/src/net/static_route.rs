@@ -50,6 +50,7 @@ impl StaticTable {
     }
 
     /// Hops from `from` to `dst`, if connected.
+    #[cfg(test)]
     pub fn hops(&self, from: NodeId, dst: NodeId) -> Option<u32> {
         let mut at = from;
         let mut hops = 0;

@@ -2,11 +2,14 @@
 //! channel that finds who hears a transmission.
 
 pub mod channel;
+pub mod config;
 pub mod propagation;
 pub mod radio;
 pub mod timing;
 
-pub use channel::{Channel, Link};
-pub use propagation::{PathLoss, RadioParams};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use channel::Channel;
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use propagation::RadioParams;
 pub use radio::{Radio, RxOutcome};
 pub use timing::PhyTiming;

@@ -1,7 +1,7 @@
 //! Path-loss models with ns-2's constants, and the resolution of a scenario's
 //! `[radio]` table into thresholds and ranges.
 
-use crate::scenario::{Propagation, Radio as RadioCfg};
+use super::config::{Propagation, Radio as RadioCfg};
 use std::f64::consts::PI;
 
 /// Speed of light in m/s, for wavelength and propagation delay.

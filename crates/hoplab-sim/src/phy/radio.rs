@@ -75,6 +75,7 @@ impl Radio {
         self.transmitting || self.sensed > 0
     }
 
+    #[allow(dead_code)]
     pub fn transmitting(&self) -> bool {
         self.transmitting
     }

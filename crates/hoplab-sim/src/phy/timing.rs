@@ -1,6 +1,6 @@
 //! Airtime of 802.11 DSSS frames (IEEE 802.11-1999 §15.2, 802.11b-1999 §18.2).
 
-use crate::scenario::Preamble;
+use super::config::Preamble;
 use crate::time::Dur;
 
 #[derive(Clone, Debug)]

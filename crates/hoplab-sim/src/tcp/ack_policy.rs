@@ -37,7 +37,7 @@
 //! - Jiffies: times are exact nanoseconds, not 1 ms ticks.
 
 use super::TcpConfig;
-use crate::scenario::{TcpReceiver, WindowClamp};
+use super::config::{TcpReceiver, WindowClamp};
 use crate::time::{Dur, SimTime};
 
 /// Linux 2.6 `include/net/tcp.h` with HZ = 1000 (2.6.12's default).
@@ -411,14 +411,17 @@ impl Linux {
     }
 
     /// When the delayed-ACK timer fires, if it is armed.
+    #[cfg(test)]
     pub fn deadline(&self) -> Option<SimTime> {
         self.timer
     }
     /// Quick ACKs left (for tests).
+    #[allow(dead_code)]
     pub fn quick(&self) -> u32 {
         self.quick
     }
     /// The current delayed-ACK timeout before its bounds (for tests).
+    #[cfg(test)]
     pub fn ato(&self) -> Dur {
         self.ato
     }

@@ -50,15 +50,8 @@ use crate::time::{Dur, SimTime};
 /// timestamp option (10 bytes) padded to 12.
 pub const TIMESTAMP_OPTION: u16 = 12;
 
-/// The network state the receiver reports in its ACKs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NetState {
-    Normal,
-    Congestion,
-    ChannelError,
-    RouteChange,
-    Disconnection,
-}
+/// The network state the receiver reports in its ACKs (a wire field).
+pub use crate::wire::NetState;
 
 /// Where a metric's current value lies among its recent values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +228,7 @@ impl Detector {
     }
 
     /// The metrics' current levels: IDD, STT, POR, PLR (diagnostics, tests).
+    #[cfg(test)]
     pub fn levels(&self) -> [Level; 4] {
         [self.idd.level(), self.stt.level(), self.por.level(), self.plr.level()]
     }

@@ -262,22 +262,24 @@ pub enum Congestion {
 }
 
 impl Congestion {
-    pub fn new(v: Variant) -> Congestion {
+    /// `vegas` is read only for `Variant::Vegas`.
+    pub fn new(v: Variant, vegas: super::VegasParams) -> Congestion {
         match v {
             Variant::Tahoe => Congestion::Tahoe(Tahoe),
             Variant::Reno => Congestion::Reno(Reno),
             Variant::NewReno => Congestion::NewReno(NewReno),
             Variant::Sack => Congestion::Sack(super::sack::Sack),
-            Variant::Vegas(p) => Congestion::Vegas(Box::new(Vegas::new(p))),
+            Variant::Vegas => Congestion::Vegas(Box::new(Vegas::new(vegas))),
         }
     }
+    #[allow(dead_code)]
     pub fn variant(&self) -> Variant {
         match self {
             Congestion::Tahoe(_) => Variant::Tahoe,
             Congestion::Reno(_) => Variant::Reno,
             Congestion::NewReno(_) => Variant::NewReno,
             Congestion::Sack(_) => Variant::Sack,
-            Congestion::Vegas(c) => Variant::Vegas(c.params()),
+            Congestion::Vegas(_) => Variant::Vegas,
         }
     }
     pub fn hooks(&mut self) -> &mut dyn CongestionControl {

@@ -35,6 +35,7 @@ impl RttEstimator {
     pub fn srtt(&self) -> Option<Dur> {
         self.srtt
     }
+    #[cfg(test)]
     pub fn rttvar(&self) -> Dur {
         self.rttvar
     }

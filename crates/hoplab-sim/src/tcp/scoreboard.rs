@@ -101,6 +101,7 @@ impl Scoreboard {
         self.high_rxt = Some(snd_una);
     }
 
+    #[cfg(test)]
     pub fn high_rxt(&self) -> Option<u64> {
         self.high_rxt
     }

@@ -183,7 +183,7 @@ impl TcpSender {
             pending_retransmit: None,
             window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.cwnd_clamp()),
             rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
-            cc: Congestion::new(cfg.variant),
+            cc: Congestion::new(cfg.variant, cfg.vegas),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
             rto_deadline: None,
@@ -228,6 +228,7 @@ impl TcpSender {
         self
     }
 
+    #[allow(dead_code)]
     pub fn flow(&self) -> u32 {
         self.flow
     }
@@ -566,6 +567,7 @@ impl TcpSender {
         self.stopped = true;
     }
 
+    #[cfg(test)]
     pub fn is_stopped(&self) -> bool {
         self.stopped
     }
@@ -584,12 +586,15 @@ impl TcpSender {
         self.trace.as_mut().map_or_else(Vec::new, |t| t.take().into_iter().map(|(_, s)| s).collect())
     }
 
+    #[cfg(test)]
     pub fn cwnd(&self) -> f64 {
         self.window.cwnd()
     }
+    #[cfg(test)]
     pub fn ssthresh(&self) -> f64 {
         self.window.ssthresh()
     }
+    #[cfg(test)]
     pub fn srtt(&self) -> Option<Dur> {
         self.rtt.srtt()
     }
@@ -602,33 +607,41 @@ impl TcpSender {
         self.stats.standby_s + self.standby.as_ref().map_or(0.0, |s| end.since(s.since).as_secs_f64())
     }
     /// In ELFN / ADTCP standby: window and timers frozen, probing.
+    #[cfg(test)]
     pub fn in_standby(&self) -> bool {
         self.standby.is_some()
     }
 
     /// Current RTO, including backoff.
+    #[cfg(test)]
     pub fn rto(&self) -> Dur {
         self.rtt.rto()
     }
     /// Segments sent and not yet acknowledged (snd_max - snd_una).
+    #[cfg(test)]
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
     }
     /// Oldest unacknowledged segment.
+    #[cfg(test)]
     pub fn snd_una(&self) -> u64 {
         self.snd_una
     }
     /// Next segment `poll_transmit` would send (ignoring pending retransmissions).
+    #[allow(dead_code)]
     pub fn snd_nxt(&self) -> u64 {
         self.snd_nxt
     }
+    #[cfg(test)]
     pub fn in_recovery(&self) -> bool {
         self.in_recovery
     }
+    #[cfg(test)]
     pub fn dupacks(&self) -> u32 {
         self.dupacks
     }
     /// The congestion-control state (for tests and traces).
+    #[cfg(test)]
     pub fn congestion(&self) -> &Congestion {
         &self.cc
     }

@@ -178,10 +178,12 @@ impl TcpSink {
     }
 
     /// Next segment expected in order.
+    #[cfg(test)]
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
     }
 
+    #[allow(dead_code)]
     pub fn flow(&self) -> u32 {
         self.flow
     }

@@ -30,7 +30,7 @@
 //! an eighth and sets ssthresh to 2; a timeout restarts from two segments.
 
 use super::congestion::{halve, AckInfo, AckTiming, Congestion, CongestionControl, DupAckStep, DupAckTiming, SentSegment, Window};
-use crate::scenario::TcpParams;
+use super::config::TcpParams;
 use crate::time::{Dur, SimTime};
 
 /// Vegas thresholds in segments (ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`, integers).
@@ -157,21 +157,26 @@ impl Vegas {
         }
     }
 
+    #[allow(dead_code)]
     pub fn params(&self) -> VegasParams {
         self.p
     }
     /// BaseRTT, once an ACK has arrived.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn base_rtt(&self) -> Option<Dur> {
         self.fine.map(|_| Dur::from_secs_f64(self.base_rtt))
     }
     /// The fine-grained retransmission timeout, once an ACK has arrived.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn fine_timeout(&self) -> Option<Dur> {
         self.fine.map(|f| Dur::from_secs_f64(f.timeout))
     }
     /// diff (segments queued) at the latest once-per-RTT evaluation.
+    #[cfg(test)]
     pub fn last_diff(&self) -> Option<i64> {
         self.last_diff
     }
+    #[cfg(test)]
     pub fn stats(&self) -> &VegasStats {
         &self.stats
     }
@@ -370,6 +375,7 @@ impl CongestionControl for Vegas {
 
 impl Congestion {
     /// The Vegas state, if this connection runs Vegas.
+    #[cfg(test)]
     pub fn vegas(&self) -> Option<&Vegas> {
         match self {
             Congestion::Vegas(v) => Some(v.as_ref()),

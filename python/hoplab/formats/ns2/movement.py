@@ -46,7 +46,7 @@ __all__ = ["Ns2Movement", "Ns2Leg", "Track", "read_movement", "parse_movement", 
            "initial_positions", "merge_movement", "MOVEMENT_COLUMNS"]
 
 MOVEMENT_COLUMNS = ["node", "time_s", "x", "y", "to_x", "to_y", "speed_mps"]
-# hoplab's bounds (crates/hoplab-sim/src/schema/fields.rs: COORD, legs[].speed_mps).
+# hoplab's bounds (crates/hoplab-sim/src/scenario/schema/fields.rs: COORD, legs[].speed_mps).
 MAX_COORD_M = 1e6
 MAX_SPEED_MPS = 1000.0
 MAX_TIME_S = 1e7

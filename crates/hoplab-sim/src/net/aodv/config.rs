@@ -2,7 +2,7 @@
 //! presets the seeds use.
 
 use crate::time::Dur;
-use crate::net::check::{non_negative_s, positive_s, Invalid};
+use crate::net::check::Invalid;
 use serde::{Deserialize, Serialize};
 
 /// How a broken link to a next hop is noticed (RFC 3561 §6.10; seed 000
@@ -171,44 +171,18 @@ impl AodvConfig {
         }
     }
 
-    /// Check values; Err((field, message)).
+    /// Rules between fields; Err((field, message)). Each number's own range
+    /// is in the scenario's field table (scenario/schema/fields.rs), which
+    /// checks presets and the user's values alike.
     pub fn validate(&self) -> Result<(), Invalid> {
-        positive_s("hello_interval_s", self.hello_interval_s)?;
-        positive_s("active_route_timeout_s", self.active_route_timeout_s)?;
-        positive_s("node_traversal_time_s", self.node_traversal_time_s)?;
-        positive_s("buffer_timeout_s", self.buffer_timeout_s)?;
-        non_negative_s("broadcast_jitter_s", self.broadcast_jitter_s)?;
-        non_negative_s("hello_loss_slack_s", self.hello_loss_slack_s)?;
-        non_negative_s("hello_jitter_s", self.hello_jitter_s)?;
         if self.hello_jitter_s >= self.hello_interval_s {
             return Err((
                 "hello_jitter_s",
                 format!("must be below hello_interval_s ({}), got {}", self.hello_interval_s, self.hello_jitter_s),
             ));
         }
-        if self.allowed_hello_loss == 0 {
-            return Err(("allowed_hello_loss", "must be at least 1".into()));
-        }
-        if self.delete_period_k == 0 {
-            return Err(("delete_period_k", "must be at least 1".into()));
-        }
-        if self.net_diameter == 0 {
-            return Err(("net_diameter", "must be at least 1".into()));
-        }
-        if self.ttl_start == 0 {
-            return Err(("ttl_start", "must be at least 1".into()));
-        }
-        if self.ttl_increment == 0 {
-            return Err(("ttl_increment", "must be at least 1".into()));
-        }
         if self.ttl_threshold > self.net_diameter {
             return Err(("ttl_threshold", format!("must not exceed net_diameter ({})", self.net_diameter)));
-        }
-        if self.max_repair_ttl == 0 {
-            return Err(("max_repair_ttl", "must be at least 1".into()));
-        }
-        if self.buffer_packets == 0 {
-            return Err(("buffer_packets", "must be at least 1".into()));
         }
         // RFC 3561 §10: with HELLOs, ACTIVE_ROUTE_TIMEOUT MUST exceed
         // ALLOWED_HELLO_LOSS * HELLO_INTERVAL.

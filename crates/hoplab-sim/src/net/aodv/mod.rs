@@ -5,14 +5,16 @@
 //! preset follows.
 
 mod config;
-mod msg;
+use crate::wire::aodv as msg;
 mod table;
 #[cfg(test)]
 mod tests;
 
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use config::{AodvConfig, LinkDetection};
 pub use msg::{fresher, AodvMsg, Rerr, Rrep, Rreq};
-pub use table::{Route, State, Table};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use table::{State, Table};
 
 use crate::net::routing::{LinkCause, Protocol, RouteAction, RouteNote};
 use crate::net::{DropReason, RoutingMsg};
@@ -97,11 +99,13 @@ impl Aodv {
     }
 
     /// Our own destination sequence number.
+    #[allow(dead_code)]
     pub fn own_seqno(&self) -> u32 {
         self.seqno
     }
 
     /// Packets waiting for a route.
+    #[cfg(test)]
     pub fn buffered(&self) -> usize {
         self.buffer.len()
     }

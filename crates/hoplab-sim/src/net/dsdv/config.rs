@@ -1,21 +1,10 @@
 //! DSDV parameters. Defaults are ns-2's (`tcl/lib/ns-default.tcl` and the
 //! constants of `dsdv/dsdv.cc`, `dsdv/dsdv.h`, ns-2.35).
 
-use crate::net::check::{non_negative_s, positive_s, Invalid};
+use crate::net::check::Invalid;
 use serde::{Deserialize, Serialize};
 
-/// How many bytes an update is charged on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PacketFormat {
-    /// 8-byte UDP header + 4-byte header (entry count, padded) + 12 bytes
-    /// per entry (destination 4, sequence number 4, metric 4).
-    Udp,
-    /// What ns-2 charges: `hdrc->size_ = change_count * 12 + IP_HDR_LEN`
-    /// (dsdv.cc `makeUpdate`), i.e. 12 bytes per entry above IP and no
-    /// transport or DSDV header (the agent sits on ns-2's ROUTER_PORT).
-    Ns2,
-}
+pub use crate::wire::dsdv::PacketFormat;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -94,19 +83,10 @@ impl DsdvConfig {
         }
     }
 
-    /// Check values; Err((field, message)).
+    /// Rules between fields; Err((field, message)). Each number's own range
+    /// is in the scenario's field table (scenario/schema/fields.rs), which
+    /// checks presets and the user's values alike.
     pub fn validate(&self) -> Result<(), Invalid> {
-        positive_s("periodic_update_s", self.periodic_update_s)?;
-        if self.min_update_periods == 0 {
-            return Err(("min_update_periods", "must be at least 1".into()));
-        }
-        non_negative_s("settling_initial_s", self.settling_initial_s)?;
-        if !(0.0..=1.0).contains(&self.settling_alpha) {
-            return Err(("settling_alpha", format!("must be in [0, 1], got {}", self.settling_alpha)));
-        }
-        non_negative_s("min_triggered_interval_s", self.min_triggered_interval_s)?;
-        non_negative_s("startup_jitter_s", self.startup_jitter_s)?;
-        non_negative_s("broadcast_jitter_s", self.broadcast_jitter_s)?;
         Ok(())
     }
 }

@@ -10,16 +10,19 @@
 //! per-destination queue until an update brings one, as ns-2 does.
 
 mod config;
-mod msg;
+use crate::wire::dsdv as msg;
 mod table;
 #[cfg(test)]
 mod tests;
 
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use config::{DsdvConfig, PacketFormat};
-pub use msg::{DsdvEntry, DsdvMsg, DsdvUpdate, ENTRY_BYTES, HEADER_BYTES};
+#[cfg_attr(not(test), allow(unused_imports))]
+pub use msg::{DsdvEntry, DsdvMsg, DsdvUpdate};
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use table::{better, RouteEntry, INFINITY};
 
-use crate::net::msg::RoutingMsg;
+use crate::wire::RoutingMsg;
 use crate::net::routing::{LinkCause, Protocol, RouteAction, RouteNote};
 use crate::net::DropReason;
 use crate::rng::Stream;
@@ -80,22 +83,26 @@ impl Dsdv {
     }
 
     /// The route entry for `dst` (including broken and placeholder ones).
+    #[cfg(test)]
     pub fn route_entry(&self, dst: NodeId) -> Option<&RouteEntry> {
         self.table.get(&dst)
     }
 
     /// Every entry, by destination (our own included).
+    #[allow(dead_code)]
     pub fn routes(&self) -> impl Iterator<Item = &RouteEntry> {
         self.table.values()
     }
 
     /// Data packets waiting for a route to `dst`.
+    #[cfg(test)]
     pub fn queued(&self, dst: NodeId) -> usize {
         self.queues.get(&dst).map_or(0, |q| q.len())
     }
 
     /// Take every data packet still waiting for a route, by destination (for
     /// END accounting when the run stops; ns-2's queues never time out).
+    #[allow(dead_code)]
     pub fn take_queued(&mut self) -> Vec<Packet> {
         std::mem::take(&mut self.queues).into_values().flatten().collect()
     }

@@ -61,6 +61,7 @@ impl RouteEntry {
 /// paper's rule (§III-B) and ns-2 `processUpdate` apply it: a newer sequence
 /// number always wins, whatever its metric; at equal sequence numbers only
 /// a strictly lower metric wins; an older one never does.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn better(new_seqno: u32, new_metric: u32, old_seqno: u32, old_metric: u32) -> bool {
     new_seqno > old_seqno || (new_seqno == old_seqno && new_metric < old_metric)
 }

@@ -4,6 +4,12 @@ use crate::net::testnet::TestNet;
 use crate::rng::Purpose;
 use crate::wire::UdpDatagram;
 
+/// The field a scenario refuses in a resolved DSDV config, if any: a
+/// range of the field table, or `validate`'s rules between fields.
+fn invalid(c: &DsdvConfig) -> Option<String> {
+    crate::scenario::protocol_error("dsdv", c, DsdvConfig::validate)
+}
+
 fn quiet() -> DsdvConfig {
     // No jitter: every timer lands exactly where ns-2's rules put it.
     DsdvConfig { jitter: false, ..DsdvConfig::default() }
@@ -285,7 +291,7 @@ fn config_presets_toml_and_validation() {
     assert!(DsdvConfig::preset("ns2_mac").unwrap().use_mac);
     assert_eq!(DsdvConfig::preset("nope"), None);
     for p in DsdvConfig::PRESETS {
-        assert!(DsdvConfig::preset(p).unwrap().validate().is_ok());
+        assert!(invalid(&DsdvConfig::preset(p).unwrap()).is_none());
     }
     let c: DsdvConfig = toml::from_str("periodic_update_s = 6.0\npacket_format = \"ns2\"\nuse_settling = false").unwrap();
     assert_eq!(c.periodic_update_s, 6.0);
@@ -293,13 +299,13 @@ fn config_presets_toml_and_validation() {
     assert_eq!(c.min_update_periods, 3);
     assert!(toml::from_str::<DsdvConfig>("perup = 1.0").is_err());
     let bad = DsdvConfig { periodic_update_s: 0.0, ..DsdvConfig::default() };
-    assert_eq!(bad.validate().unwrap_err().0, "periodic_update_s");
+    assert_eq!(invalid(&bad).unwrap(), "periodic_update_s");
     let bad = DsdvConfig { min_update_periods: 0, ..DsdvConfig::default() };
-    assert_eq!(bad.validate().unwrap_err().0, "min_update_periods");
+    assert_eq!(invalid(&bad).unwrap(), "min_update_periods");
     let bad = DsdvConfig { settling_alpha: 1.5, ..DsdvConfig::default() };
-    assert_eq!(bad.validate().unwrap_err().0, "settling_alpha");
+    assert_eq!(invalid(&bad).unwrap(), "settling_alpha");
     let bad = DsdvConfig { broadcast_jitter_s: -1.0, ..DsdvConfig::default() };
-    assert_eq!(bad.validate().unwrap_err().0, "broadcast_jitter_s");
+    assert_eq!(invalid(&bad).unwrap(), "broadcast_jitter_s");
 }
 
 // ---- multi-node, over TestNet ----

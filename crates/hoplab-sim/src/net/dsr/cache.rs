@@ -163,6 +163,7 @@ impl RouteCache {
         cut.into_iter().filter(|d| !self.paths.iter().any(|p| p[1..].contains(d))).collect()
     }
 
+    #[cfg(test)]
     pub fn has_link(&self, a: NodeId, b: NodeId) -> bool {
         self.links.contains_key(&key(a, b))
     }
@@ -178,6 +179,7 @@ impl RouteCache {
         }
     }
 
+    #[allow(dead_code)]
     pub fn paths(&self) -> &[Vec<NodeId>] {
         &self.paths
     }

@@ -22,7 +22,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-pub use cache::RouteCache;
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use config::{DsrConfig, Maintenance, RequestBackoff};
+#[cfg_attr(not(test), allow(unused_imports))]
 pub use msg::{Ack, DsrMsg, RouteError, RouteReply, RouteRequest};
 pub use state::Dsr;

@@ -119,11 +119,13 @@ impl Dsr {
         }
     }
 
+    #[allow(dead_code)]
     pub fn cache(&self) -> &RouteCache {
         &self.cache
     }
 
     /// Packets waiting in the send buffer.
+    #[cfg(test)]
     pub fn buffered(&self) -> usize {
         self.send_buf.len()
     }

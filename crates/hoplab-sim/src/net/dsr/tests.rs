@@ -9,6 +9,12 @@ use crate::rng::{Purpose, Stream};
 use crate::time::{Dur, SimTime};
 use crate::wire::{Body, NodeId, Packet, SourceRoute, UdpDatagram, BROADCAST};
 
+/// The field a scenario refuses in a resolved DSR config, if any: a
+/// range of the field table, or `validate`'s rules between fields.
+fn invalid(c: &DsrConfig) -> Option<String> {
+    crate::scenario::protocol_error("dsr", c, DsrConfig::validate)
+}
+
 fn node(me: NodeId, cfg: &DsrConfig) -> Dsr {
     Dsr::new(me, cfg, Stream::new(1, me, Purpose::Routing))
 }
@@ -108,12 +114,12 @@ fn presets_and_validation() {
     assert!(uu.promiscuous && uu.salvage && uu.snoop_routes);
     assert_eq!(uu.send_buffer_s, 30.0);
     for p in DsrConfig::PRESETS {
-        assert!(DsrConfig::preset(p).unwrap().validate().is_ok());
+        assert!(invalid(&DsrConfig::preset(p).unwrap()).is_none());
     }
     let bad = DsrConfig { request_period_s: 0.0, ..DsrConfig::default() };
-    assert_eq!(bad.validate().unwrap_err().0, "request_period_s");
+    assert_eq!(invalid(&bad).unwrap(), "request_period_s");
     let bad = DsrConfig { max_salvage_count: 16, ..DsrConfig::default() };
-    assert_eq!(bad.validate().unwrap_err().0, "max_salvage_count");
+    assert_eq!(invalid(&bad).unwrap(), "max_salvage_count");
     let c: DsrConfig = toml::from_str("maintenance = \"network\"\nsend_buffer_packets = 10").unwrap();
     assert_eq!(c.maintenance, Maintenance::Network);
     assert!(toml::from_str::<DsrConfig>("bogus = 1").is_err());

@@ -1,6 +1,6 @@
 //! OLSR parameters (RFC 3626 §18) and the named presets.
 
-use crate::net::check::{non_negative_s, positive_s, Invalid};
+use crate::net::check::Invalid;
 use serde::{Deserialize, Serialize};
 
 /// RFC 3626 §18.8 willingness values.
@@ -83,10 +83,6 @@ impl Default for OlsrConfig {
     }
 }
 
-/// The largest Vtime/Htime the 8-bit mantissa/exponent form can carry
-/// (§18.3: a = 15, b = 15).
-const MAX_VTIME_S: f64 = 0.0625 * (1.0 + 15.0 / 16.0) * 32768.0;
-
 impl OlsrConfig {
     /// Which implementation each preset follows and which paper uses it:
     ///
@@ -133,24 +129,10 @@ impl OlsrConfig {
         }
     }
 
-    /// Check values; Err((field, message)).
+    /// Rules between fields; Err((field, message)). Each number's own range
+    /// is in the scenario's field table (scenario/schema/fields.rs), which
+    /// checks presets and the user's values alike.
     pub fn validate(&self) -> Result<(), Invalid> {
-        let vtimes: [(&'static str, f64); 5] = [
-            ("hello_interval_s", self.hello_interval_s),
-            ("refresh_interval_s", self.refresh_interval_s),
-            ("tc_interval_s", self.tc_interval_s),
-            ("neighb_hold_time_s", self.neighb_hold_time_s),
-            ("top_hold_time_s", self.top_hold_time_s),
-        ];
-        for (name, v) in vtimes {
-            // These travel as Htime/Vtime bytes (§3.3.2), which cannot say
-            // less than C = 1/16 s or more than ~3968 s.
-            if !v.is_finite() || !(0.0625..=MAX_VTIME_S).contains(&v) {
-                return Err((name, format!("must be between 0.0625 and {MAX_VTIME_S} s, got {v}")));
-            }
-        }
-        positive_s("dup_hold_time_s", self.dup_hold_time_s)?;
-        non_negative_s("max_jitter_s", self.max_jitter_s)?;
         if self.max_jitter_s >= self.hello_interval_s || self.max_jitter_s >= self.tc_interval_s {
             return Err(("max_jitter_s", "must be shorter than the HELLO and TC intervals".into()));
         }
@@ -158,24 +140,8 @@ impl OlsrConfig {
             // §6.2: each neighbour must be advertised once per REFRESH_INTERVAL.
             return Err(("refresh_interval_s", "must be >= hello_interval_s".into()));
         }
-        if self.willingness > WILL_ALWAYS {
-            return Err(("willingness", format!("must be 0..=7, got {}", self.willingness)));
-        }
-        if self.mpr_coverage == 0 {
-            return Err(("mpr_coverage", "must be at least 1".into()));
-        }
-        if self.tc_redundancy > 2 {
-            return Err(("tc_redundancy", format!("must be 0, 1 or 2, got {}", self.tc_redundancy)));
-        }
-        let unit = |v: f64| v.is_finite() && (0.0..=1.0).contains(&v);
-        if !unit(self.hyst_threshold_high) {
-            return Err(("hyst_threshold_high", "must be in [0, 1]".into()));
-        }
-        if !unit(self.hyst_threshold_low) || self.hyst_threshold_low > self.hyst_threshold_high {
+        if self.hyst_threshold_low > self.hyst_threshold_high {
             return Err(("hyst_threshold_low", "must be in [0, hyst_threshold_high]".into()));
-        }
-        if !unit(self.hyst_scaling) || self.hyst_scaling == 0.0 {
-            return Err(("hyst_scaling", "must be in (0, 1]".into()));
         }
         Ok(())
     }

@@ -22,7 +22,7 @@
 pub mod config;
 mod link;
 pub mod mpr;
-pub mod msg;
+pub use crate::wire::olsr as msg;
 pub mod table;
 mod timed;
 #[cfg(test)]
@@ -166,6 +166,7 @@ impl Olsr {
     }
 
     /// The route to `dst`: (next hop, hops).
+    #[cfg(test)]
     pub fn route_to(&self, dst: NodeId) -> Option<(NodeId, u32)> {
         self.routes().get(dst).map(|r| (r.next_hop, r.hops))
     }
@@ -185,16 +186,20 @@ impl Olsr {
         }
         self.routes.borrow()
     }
+    #[cfg(test)]
     pub fn mpr_set(&self) -> &BTreeSet<NodeId> {
         &self.mprs
     }
+    #[cfg(test)]
     pub fn mpr_selectors(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.selectors.keys()
     }
+    #[cfg(test)]
     pub fn symmetric_neighbors(&self) -> &BTreeSet<NodeId> {
         &self.sym
     }
     /// (T_last_addr, T_dest_addr) of the topology set.
+    #[cfg(test)]
     pub fn topology_links(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
         self.topology.keys()
     }

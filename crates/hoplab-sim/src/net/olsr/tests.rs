@@ -74,6 +74,12 @@ fn sent_tcs(out: &[RouteAction], orig: NodeId) -> Vec<Message> {
 use LinkType as L;
 use NeighType as N;
 
+/// The field a scenario refuses in a resolved OLSR config, if any: a
+/// range of the field table, or `validate`'s rules between fields.
+fn invalid(c: &OlsrConfig) -> Option<String> {
+    crate::scenario::protocol_error("olsr", c, OlsrConfig::validate)
+}
+
 // ---------------------------------------------------------------- messages
 
 #[test]
@@ -131,7 +137,7 @@ fn vtime_encoding_matches_rfc_examples() {
 #[test]
 fn presets_validate_and_toml_overrides() {
     for p in OlsrConfig::PRESETS {
-        OlsrConfig::preset(p).unwrap().validate().unwrap();
+        assert_eq!(invalid(&OlsrConfig::preset(p).unwrap()), None);
     }
     let d = OlsrConfig::default();
     // The default is ns-2's UM-OLSR (= olsrd as seed 000 ran it): no hysteresis.
@@ -148,7 +154,7 @@ fn presets_validate_and_toml_overrides() {
     let c: OlsrConfig = toml::from_str("tc_interval_s = 3.0\nimmediate_tc = true").unwrap();
     assert_eq!((c.tc_interval_s, c.immediate_tc, c.hello_interval_s), (3.0, true, 2.0));
     assert!(toml::from_str::<OlsrConfig>("tc_intervall_s = 3.0").is_err());
-    let bad = |c: OlsrConfig| c.validate().unwrap_err().0;
+    let bad = |c: OlsrConfig| invalid(&c).unwrap();
     assert_eq!(bad(OlsrConfig { hello_interval_s: 0.0, ..d.clone() }), "hello_interval_s");
     assert_eq!(bad(OlsrConfig { willingness: 8, ..d.clone() }), "willingness");
     assert_eq!(bad(OlsrConfig { max_jitter_s: 2.0, ..d.clone() }), "max_jitter_s");

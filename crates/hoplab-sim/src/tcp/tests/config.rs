@@ -1,6 +1,6 @@
 //! TcpConfig defaults and conversion from scenario parameters.
 
-use crate::scenario::{TcpParams, TcpVariant};
+use crate::scenario::TcpParams;
 use crate::tcp::{initial_window_segments, TcpConfig, Variant};
 use crate::time::Dur;
 
@@ -33,7 +33,7 @@ fn initial_window_rule() {
 fn from_params_fills_defaults_and_converts() {
     assert_eq!(TcpConfig::from_params(&TcpParams::default()), TcpConfig::default());
     let p = TcpParams {
-        variant: Some(TcpVariant::Reno),
+        variant: Some(Variant::Reno),
         mss: Some(512),
         max_cwnd: Some(0),
         receive_window: Some(8192),
@@ -62,11 +62,11 @@ fn from_params_fills_defaults_and_converts() {
 
 #[test]
 fn tahoe_is_a_scenario_variant() {
-    let c = TcpConfig::from_params(&TcpParams { variant: Some(TcpVariant::Tahoe), ..TcpParams::default() });
+    let c = TcpConfig::from_params(&TcpParams { variant: Some(Variant::Tahoe), ..TcpParams::default() });
     assert_eq!(c.variant, Variant::Tahoe);
     let sc = crate::scenario::Scenario::from_toml_str(
         "duration = 1.0\n[topology]\nkind = \"chain\"\nnodes = 2\nspacing = 200.0\n[tcp]\nvariant = \"tahoe\"\n",
     )
     .expect("tahoe is a valid variant");
-    assert_eq!(sc.tcp.variant, Some(TcpVariant::Tahoe));
+    assert_eq!(sc.tcp.variant, Some(Variant::Tahoe));
 }

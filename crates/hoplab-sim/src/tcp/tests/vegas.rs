@@ -13,7 +13,7 @@ use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
 
 fn vegas() -> Variant {
-    Variant::Vegas(VegasParams::default())
+    Variant::Vegas
 }
 
 fn state(s: &TcpSender) -> &Vegas {
@@ -379,16 +379,16 @@ fn a_timeout_restarts_from_two_segments() {
 
 #[test]
 fn parameters_come_from_the_scenario() {
-    use crate::scenario::{Scenario, TcpParams, TcpVariant};
-    let p = TcpParams { variant: Some(TcpVariant::Vegas), vegas_beta: Some(5), ..TcpParams::default() };
+    use crate::scenario::{Scenario, TcpParams};
+    let p = TcpParams { variant: Some(Variant::Vegas), vegas_beta: Some(5), ..TcpParams::default() };
     let c = TcpConfig::from_params(&p);
-    assert_eq!(c.variant, Variant::Vegas(VegasParams { alpha: 1, beta: 5, gamma: 1 }));
+    assert_eq!((c.variant, c.vegas), (Variant::Vegas, VegasParams { alpha: 1, beta: 5, gamma: 1 }));
     let sc = Scenario::from_toml_str(
         "duration = 1.0\n[topology]\nkind = \"chain\"\nnodes = 2\nspacing = 200.0\n[tcp]\nvariant = \"vegas\"\nvegas_alpha = 2\nvegas_beta = 4\nvegas_gamma = 2\n",
     )
     .expect("valid vegas scenario");
     let c = TcpConfig::from_params(&sc.tcp);
-    assert_eq!(c.variant, Variant::Vegas(VegasParams { alpha: 2, beta: 4, gamma: 2 }));
+    assert_eq!((c.variant, c.vegas), (Variant::Vegas, VegasParams { alpha: 2, beta: 4, gamma: 2 }));
     // The Vegas fields do nothing for the other variants.
     let c = TcpConfig::from_params(&TcpParams { vegas_alpha: Some(2), ..TcpParams::default() });
     assert_eq!(c.variant, Variant::NewReno);

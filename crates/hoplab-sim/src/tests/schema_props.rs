@@ -5,8 +5,8 @@
 //! range. Short by default (CI); `PROPTEST_CASES=100000 cargo test
 //! --release -p hoplab-sim --test schema_props` runs longer.
 
-use hoplab_sim::schema::{fields, ranges, reference};
-use hoplab_sim::Scenario;
+use crate::scenario::schema::{fields, ranges, reference};
+use crate::Scenario;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -133,7 +133,7 @@ fn accepted_is_in_range(sc: &Scenario) {
     }
 }
 
-fn check(result: Result<(Scenario, Vec<String>), hoplab_sim::ScenarioError>) -> Result<(), TestCaseError> {
+fn check(result: Result<(Scenario, Vec<String>), crate::ScenarioError>) -> Result<(), TestCaseError> {
     match result {
         Ok((sc, _)) => accepted_is_in_range(&sc),
         Err(e) => {

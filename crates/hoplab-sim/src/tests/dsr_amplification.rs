@@ -15,8 +15,8 @@
 //! originated, forwarded, salvaged or retransmitted by route maintenance),
 //! and the most copies held at once.
 
-use hoplab_sim::world::World;
-use hoplab_sim::Scenario;
+use crate::world::World;
+use crate::Scenario;
 
 fn route_break_dsr_uu() -> Scenario {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/route_break.toml")).unwrap();

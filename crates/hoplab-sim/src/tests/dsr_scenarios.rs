@@ -3,10 +3,10 @@
 //! network-layer ACKs) and the ns-2 preset (link-layer feedback), and a
 //! static 6-hop chain.
 
-mod common;
+use super::common;
 
-use hoplab_sim::world::World;
-use hoplab_sim::{RunOutput, Scenario};
+use crate::world::World;
+use crate::{RunOutput, Scenario};
 
 struct Run {
     out: RunOutput,

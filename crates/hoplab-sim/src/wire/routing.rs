@@ -1,8 +1,10 @@
 //! Routing control messages of every protocol, as one type the wire can
-//! carry. Each protocol defines its own message type with byte-exact sizes.
+//! carry. Each protocol's message type, with byte-exact sizes, is a sibling
+//! module; the protocols' logic lives in crate::net.
 
-use crate::net::{aodv, dsdv, dsr, olsr};
+use super::{aodv, dsdv, dsr, olsr};
 
+/// One routing protocol's control message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RoutingMsg {
     Aodv(aodv::AodvMsg),

@@ -2,7 +2,8 @@
 //! sizes, the Vtime/Htime byte form (§18.3) and sequence number order (§19).
 
 use crate::time::Dur;
-use crate::wire::{NodeId, UDP_HEADER};
+use super::addr::NodeId;
+use super::udp::UDP_HEADER;
 
 /// §3.3: Packet Length (2) + Packet Sequence Number (2).
 pub const PACKET_HEADER: u32 = 4;
@@ -21,6 +22,7 @@ pub const ADDR: u32 = 4;
 /// §18.5 link types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LinkType {
+    #[allow(dead_code)]
     Unspec = 0,
     Asym = 1,
     Sym = 2,

@@ -17,7 +17,6 @@ pub mod ranges;
 pub mod reference;
 pub mod rename;
 
-pub use fields::{Field, Range, FIELDS};
 
 #[cfg(test)]
 mod tests;

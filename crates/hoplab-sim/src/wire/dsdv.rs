@@ -1,7 +1,21 @@
 //! The DSDV update message.
 
-use super::config::PacketFormat;
-use crate::wire::{NodeId, UDP_HEADER};
+use super::addr::NodeId;
+use super::udp::UDP_HEADER;
+use serde::{Deserialize, Serialize};
+
+/// How many bytes an update is charged on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PacketFormat {
+    /// 8-byte UDP header + 4-byte header (entry count, padded) + 12 bytes
+    /// per entry (destination 4, sequence number 4, metric 4).
+    Udp,
+    /// What ns-2 charges: `hdrc->size_ = change_count * 12 + IP_HDR_LEN`
+    /// (dsdv.cc `makeUpdate`), i.e. 12 bytes per entry above IP and no
+    /// transport or DSDV header (the agent sits on ns-2's ROUTER_PORT).
+    Ns2,
+}
 
 /// One advertised route: (destination, metric, sequence number), the
 /// triple ns-2 writes per entry in `makeUpdate`.

@@ -3,13 +3,13 @@
 //! channel's links against positions computed from the movement table alone,
 //! and determinism.
 
-mod common;
+use super::common;
 
-use hoplab_sim::mobility::waypoint::{mean_distance, Start, Waypoint};
-use hoplab_sim::results::MovementRow;
-use hoplab_sim::rng::{Purpose, Stream};
-use hoplab_sim::world::World;
-use hoplab_sim::Scenario;
+use crate::mobility::waypoint::{mean_distance, Start, Waypoint};
+use crate::results::MovementRow;
+use crate::rng::{Purpose, Stream};
+use crate::world::World;
+use crate::Scenario;
 
 fn scenario(nodes: u32, w: f64, h: f64, mobility: &str, duration: f64, extra: &str) -> Scenario {
     let text = format!(
@@ -20,7 +20,7 @@ fn scenario(nodes: u32, w: f64, h: f64, mobility: &str, duration: f64, extra: &s
 }
 
 fn movement(sc: &Scenario, seed: u64) -> Vec<MovementRow> {
-    hoplab_sim::run(sc, seed).movement
+    crate::run(sc, seed).movement
 }
 
 /// Where `node` is at `t`, from the movement table alone: its last leg
@@ -252,7 +252,7 @@ fn decoded_frames_come_from_within_range_while_nodes_move() {
                  [[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 64.0\n\
                  [[flows]]\nkind = \"ftp\"\nsrc = 2\ndst = 3\n";
     let sc = scenario(30, 1000.0, 1000.0, "speed_min_mps = 5.0\nspeed_max_mps = 15.0", 60.0, flows);
-    let out = hoplab_sim::run(&sc, 4);
+    let out = crate::run(&sc, 4);
     let rx: Vec<_> = out.trace.iter().filter(|r| r.event == "rx" && r.src >= 0).collect();
     assert!(rx.len() > 1000, "{} frames decoded", rx.len());
     let mut far = 0.0f64;
@@ -269,7 +269,7 @@ fn decoded_frames_come_from_within_range_while_nodes_move() {
 fn same_seed_same_run_and_other_seeds_differ() {
     let flows = "[routing]\nprotocol = \"dsr\"\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 5\n";
     let sc = scenario(25, 1000.0, 1000.0, "speed_min_mps = 1.0\nspeed_max_mps = 10.0\nsteady_state = true", 40.0, flows);
-    let (a, b, c) = (hoplab_sim::run(&sc, 21), hoplab_sim::run(&sc, 21), hoplab_sim::run(&sc, 22));
+    let (a, b, c) = (crate::run(&sc, 21), crate::run(&sc, 21), crate::run(&sc, 22));
     assert!(a.info.events > 10_000);
     assert_eq!((a.info.events, a.info.event_hash), (b.info.events, b.info.event_hash));
     assert_eq!(a.movement, b.movement);

@@ -2,7 +2,7 @@
 //! over the parsed TOML or JSON tree renames them and returns one
 //! deprecation warning per key. A table that gives both names is an error.
 
-use crate::scenario::ScenarioError;
+use crate::scenario::error::ScenarioError;
 
 /// (table pattern, old key, new key); `[]` in a pattern is every list item.
 pub const RENAMES: &[(&str, &str, &str)] = &[

@@ -3,9 +3,9 @@
 //! against positions recomputed from the table alone, the stationary state
 //! the random walk keeps, validation and determinism.
 
-use hoplab_sim::results::MovementRow;
-use hoplab_sim::world::World;
-use hoplab_sim::Scenario;
+use crate::results::MovementRow;
+use crate::world::World;
+use crate::Scenario;
 
 fn scenario(model: &str, nodes: u32, (w, h): (f64, f64), mobility: &str, duration: f64, extra: &str) -> Scenario {
     let text = format!(
@@ -50,7 +50,7 @@ fn walk_legs_last_the_interval_unless_a_wall_cuts_them_and_reflections_mirror() 
     // 20 nodes at 5-15 m/s in 400 x 200 m, a new draw every 8 s: a wall every ~20 s.
     let (area, (vmin, vmax), interval) = ((400.0, 200.0), (5.0, 15.0), 8.0);
     let sc = scenario("walk", 20, area, &format!("speed_min_mps = {vmin}\nspeed_max_mps = {vmax}\nwalk_interval_s = {interval}"), 600.0, "");
-    let rows = hoplab_sim::run(&sc, 5).movement;
+    let rows = crate::run(&sc, 5).movement;
     let (mut reflections, mut corner_cases, mut intervals) = (0, 0, 0);
     let mut draws = Vec::new();
     for node in 0..20 {
@@ -115,7 +115,7 @@ fn walk_keeps_positions_uniform_and_speeds_as_drawn() {
     // ranges keep the channel's work small.
     let radio = "[radio]\ntx_range_m = 1.0\ncs_range_m = 2.0";
     let sc = scenario("walk", 2000, (1000.0, 1000.0), &format!("speed_min_mps = {vmin}\nspeed_max_mps = {vmax}\nwalk_interval_s = 30.0\nstep_m = 100.0"), 300.0, radio);
-    let rows = hoplab_sim::run(&sc, 11).movement;
+    let rows = crate::run(&sc, 11).movement;
     for t in [0.0, 150.0, 300.0] {
         let at: Vec<(f64, (f64, f64))> = (0..2000).map(|n| where_at(&rows, n, t)).collect();
         let central = at.iter().filter(|(_, (x, y))| (250.0..750.0).contains(x) && (250.0..750.0).contains(y)).count() as f64 / 2000.0;
@@ -129,7 +129,7 @@ fn walk_keeps_positions_uniform_and_speeds_as_drawn() {
 fn direction_legs_run_border_to_border_and_pause_there() {
     let (area, (vmin, vmax), pause) = ((600.0, 300.0), (2.0, 8.0), 7.5);
     let sc = scenario("direction", 20, area, &format!("speed_min_mps = {vmin}\nspeed_max_mps = {vmax}\npause_s = {pause}"), 900.0, "");
-    let rows = hoplab_sim::run(&sc, 3).movement;
+    let rows = crate::run(&sc, 3).movement;
     let mut seen = 0;
     for node in 0..20 {
         let init = rows.iter().find(|r| r.node == node).unwrap();
@@ -192,7 +192,7 @@ fn same_seed_same_run_and_other_seeds_differ() {
     let flows = "[routing]\nprotocol = \"aodv\"\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 5\n";
     for (model, mob) in [("walk", "walk_interval_s = 5.0"), ("direction", "pause_s = 2.0")] {
         let sc = scenario(model, 25, (1000.0, 1000.0), &format!("speed_min_mps = 1.0\nspeed_max_mps = 10.0\n{mob}"), 40.0, flows);
-        let (a, b, c) = (hoplab_sim::run(&sc, 21), hoplab_sim::run(&sc, 21), hoplab_sim::run(&sc, 22));
+        let (a, b, c) = (crate::run(&sc, 21), crate::run(&sc, 21), crate::run(&sc, 22));
         assert!(a.info.events > 10_000, "{model}: {} events", a.info.events);
         assert_eq!((a.info.events, a.info.event_hash), (b.info.events, b.info.event_hash), "{model}");
         assert_eq!(a.movement, b.movement);
@@ -231,7 +231,7 @@ fn legs_come_as_often_as_the_cost_model_prices_them() {
     // (walk: interval ends plus border hits every mean chord / v, to 0.5 %
     // here; direction: 11 % more legs than pi A / P chords imply, as
     // directions uniform in angle from a wall cut shorter chords).
-    use hoplab_sim::mobility::{direction, walk};
+    use crate::mobility::{direction, walk};
     let (w, h, dur) = (600.0, 400.0, 2000.0);
     let radio = "[radio]\ntx_range_m = 1.0\ncs_range_m = 2.0";
     for (model, mob, per_leg, tol) in [
@@ -240,7 +240,7 @@ fn legs_come_as_often_as_the_cost_model_prices_them() {
         ("direction", "pause_s = 3.0", direction::mean_leg_s(w, h, 10.0, 3.0), 0.2),
     ] {
         let sc = scenario(model, 200, (w, h), &format!("speed_min_mps = 8.0\nspeed_max_mps = 12.0\nstep_m = 50.0\n{mob}"), dur, radio);
-        let rows = hoplab_sim::run(&sc, 1).movement;
+        let rows = crate::run(&sc, 1).movement;
         let made = rows.iter().filter(|r| r.speed_mps > 0.0).count() as f64;
         let priced = 200.0 * dur / per_leg;
         assert!((made / priced - 1.0).abs() < tol, "{model} {mob}: {made} legs, priced {priced:.0}");

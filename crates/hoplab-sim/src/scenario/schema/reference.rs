@@ -3,8 +3,15 @@
 //! from the code's `Default`s and routing presets, never written by hand.
 
 use super::fields::{Field, FIELDS};
-use crate::net::{aodv, dsdv, dsr, olsr};
-use crate::scenario::{Lred, Link, Mac, Mobility, Output, Radio, RoutingConfig, Scenario, ScenarioError, TcpParams, TcpVariant};
+use crate::mac::config::Mac;
+use crate::mobility::config::Mobility;
+use crate::net::config::{Link, Lred};
+use crate::phy::config::Radio;
+use crate::scenario::error::ScenarioError;
+use crate::scenario::model::Scenario;
+use crate::scenario::output::Output;
+use crate::scenario::routing::{preset_tables, PROTOCOLS};
+use crate::tcp::config::{TcpParams, Variant};
 use crate::tcp::{few, vegas::VegasParams, TcpConfig};
 use serde::Serialize;
 use toml::Value;
@@ -31,7 +38,7 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
     let v = VegasParams::from_params(p);
     TcpParams {
         // TcpConfig::default().variant (a test checks they agree).
-        variant: Some(p.variant.unwrap_or(TcpVariant::NewReno)),
+        variant: Some(p.variant.unwrap_or(Variant::NewReno)),
         mss: Some(c.mss),
         max_cwnd: Some(c.max_cwnd.unwrap_or(0)),
         receive_window: Some(c.receive_window),
@@ -81,16 +88,7 @@ fn default_tree() -> Value {
 
 /// Each preset of a protocol with its configuration, default first.
 fn presets(protocol: &str) -> Vec<(&'static str, Value)> {
-    fn all<C: Serialize>(names: &'static [&'static str], get: fn(&str) -> Option<C>) -> Vec<(&'static str, Value)> {
-        names.iter().map(|n| (*n, tree(&get(n).expect("a listed preset exists")))).collect()
-    }
-    match protocol {
-        "aodv" => all(aodv::AodvConfig::PRESETS, aodv::AodvConfig::preset),
-        "dsr" => all(dsr::DsrConfig::PRESETS, dsr::DsrConfig::preset),
-        "olsr" => all(olsr::OlsrConfig::PRESETS, olsr::OlsrConfig::preset),
-        "dsdv" => all(dsdv::DsdvConfig::PRESETS, dsdv::DsdvConfig::preset),
-        _ => Vec::new(),
-    }
+    preset_tables(protocol).into_iter().map(|(n, t)| (n, Value::Table(t))).collect()
 }
 
 /// The value at a dotted path without list items.
@@ -135,7 +133,7 @@ pub fn entries() -> Vec<Entry> {
 
 /// The reference as JSON (what the Python layer renders).
 pub fn entries_json() -> String {
-    let presets: Vec<(String, Vec<&str>)> = ["aodv", "dsr", "olsr", "dsdv"]
+    let presets: Vec<(String, Vec<&str>)> = PROTOCOLS
         .iter()
         .map(|p| (p.to_string(), presets(p).into_iter().map(|(n, _)| n).collect()))
         .collect();
@@ -153,15 +151,8 @@ pub fn resolved(sc: &Scenario) -> Result<Value, ScenarioError> {
     if let Some(p) = &sc.routing.preset {
         routing.insert("preset".into(), Value::String(p.clone()));
     }
-    let cfg = match sc.routing.resolve()? {
-        RoutingConfig::Static => None,
-        RoutingConfig::Aodv(c) => Some(tree(&c)),
-        RoutingConfig::Dsr(c) => Some(tree(&c)),
-        RoutingConfig::Olsr(c) => Some(tree(&c)),
-        RoutingConfig::Dsdv(c) => Some(tree(&c)),
-    };
-    if let Some(c) = cfg {
-        routing.insert(sc.routing.protocol.name().into(), c);
+    if let Some((name, c)) = sc.routing.resolve()?.table() {
+        routing.insert(name.into(), Value::Table(c));
     }
     t.insert("routing".into(), Value::Table(routing));
     Ok(v)

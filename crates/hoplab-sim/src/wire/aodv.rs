@@ -1,7 +1,8 @@
 //! AODV messages (RFC 3561 §5) with their byte-exact sizes. All travel over
 //! UDP port 654 (§6), so each size includes the 8-byte UDP header.
 
-use crate::wire::{NodeId, UDP_HEADER};
+use super::addr::NodeId;
+use super::udp::UDP_HEADER;
 
 /// Route Request (§5.1): 24 bytes.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,7 +14,11 @@
 
 use std::cmp::Ordering;
 use crate::phy::{PhyTiming, RadioParams};
-use crate::scenario::{FlowKind, RoutingConfig, Scenario, ScenarioError, Topology};
+use super::error::ScenarioError;
+use super::model::Scenario;
+use crate::net::routing::RoutingConfig;
+use crate::app::config::FlowKind;
+use crate::mobility::config::{MobilityModel, Topology};
 use crate::tcp::TcpConfig;
 
 /// Refuse runs above this many events (~3 hours at 1e6 events/s).
@@ -139,14 +143,7 @@ fn within(n: f64, (w, h): (f64, f64), r: f64) -> f64 {
 /// (`min_*`) bound nothing from below and are skipped, as are zeros
 /// ("immediately"/"off").
 fn routing_timers(cfg: &RoutingConfig) -> Vec<(String, String, f64)> {
-    let (name, table) = match cfg {
-        RoutingConfig::Static => return Vec::new(),
-        RoutingConfig::Aodv(c) => ("aodv", toml::Table::try_from(c)),
-        RoutingConfig::Dsr(c) => ("dsr", toml::Table::try_from(c)),
-        RoutingConfig::Olsr(c) => ("olsr", toml::Table::try_from(c)),
-        RoutingConfig::Dsdv(c) => ("dsdv", toml::Table::try_from(c)),
-    };
-    let Ok(table) = table else { return Vec::new() };
+    let Some((name, table)) = cfg.table() else { return Vec::new() };
     let mut out = Vec::new();
     for (k, v) in &table {
         let Some(s) = v.as_float() else { continue };
@@ -242,10 +239,10 @@ pub fn estimate(sc: &Scenario) -> Cost {
     let v = (m.speed_min_mps + m.speed_max_mps) / 2.0;
     // Seconds per leg of a random model, and the field that drives it.
     let leg = match m.model {
-        crate::scenario::MobilityModel::Legs => None,
-        crate::scenario::MobilityModel::Waypoint => Some((crate::mobility::waypoint::mean_distance(ext.0, ext.1) / v.max(1e-9) + m.pause_s, "mobility.speed_max_mps")),
-        crate::scenario::MobilityModel::Walk => Some((crate::mobility::walk::mean_leg_s(ext.0, ext.1, v, m.walk_interval_s), "mobility.walk_interval_s")),
-        crate::scenario::MobilityModel::Direction => Some((crate::mobility::direction::mean_leg_s(ext.0, ext.1, v.max(1e-9), m.pause_s), "mobility.speed_max_mps")),
+        MobilityModel::Legs => None,
+        MobilityModel::Waypoint => Some((crate::mobility::waypoint::mean_distance(ext.0, ext.1) / v.max(1e-9) + m.pause_s, "mobility.speed_max_mps")),
+        MobilityModel::Walk => Some((crate::mobility::walk::mean_leg_s(ext.0, ext.1, v, m.walk_interval_s), "mobility.walk_interval_s")),
+        MobilityModel::Direction => Some((crate::mobility::direction::mean_leg_s(ext.0, ext.1, v.max(1e-9), m.pause_s), "mobility.speed_max_mps")),
     };
     if let Some((leg_s, field)) = leg {
         // A random model: every node, always moving at the mean leg speed
@@ -294,7 +291,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
 pub fn estimate_json(text: &str) -> Result<Cost, ScenarioError> {
     let syntax = |e: serde_json::Error| ScenarioError { field: String::new(), message: e.to_string() };
     let mut tree: serde_json::Value = serde_json::from_str(text).map_err(syntax)?;
-    crate::schema::rename::upgrade(&mut tree)?; // old key names, as Scenario::parse_json takes them
+    super::schema::rename::upgrade(&mut tree)?; // old key names, as Scenario::parse_json takes them
     let sc: Scenario = serde_json::from_value(tree).map_err(syntax)?;
     Ok(estimate(&sc))
 }
@@ -372,7 +369,7 @@ mod tests {
         let pattern = |f: &str| f.replace("flows[0]", "flows[]").replace("flows[1]", "flows[]");
         let fields: Vec<&str> = c.rates.iter().chain(&c.memory).map(|t| t.field.as_str()).collect();
         for f in &fields {
-            assert!(*f == "topology" || crate::schema::fields::find(&pattern(f)).is_some(), "{f} is not a scenario field");
+            assert!(*f == "topology" || crate::scenario::schema::fields::find(&pattern(f)).is_some(), "{f} is not a scenario field");
         }
         for want in ["flows[0].tcp.max_rto_s", "flows[1].rate_kbps", "mobility.step_m", "routing.aodv.hello_interval_s"] {
             assert!(fields.contains(&want), "no term for {want}: {fields:?}");

@@ -1,7 +1,7 @@
 use super::fields::{find, FIELDS};
 use super::reference::{entries, resolved, resolved_toml};
 use super::{ranges, rename};
-use crate::net::{aodv, dsdv, dsr, olsr};
+use crate::scenario::routing::{preset_tables, PROTOCOLS};
 use crate::scenario::Scenario;
 use std::collections::BTreeSet;
 use toml::Value;
@@ -59,7 +59,7 @@ fn the_table_lists_exactly_the_fields_the_structs_have() {
         let s = BASE.replace("kind = \"chain\"\nnodes = 3\nspacing_m = 200.0", topo);
         leaves(&resolved(&parse(&s).unwrap()).unwrap(), String::new(), &mut seen);
     }
-    for p in ["dsr", "olsr", "dsdv"] {
+    for p in PROTOCOLS {
         let s = format!("{BASE}[routing]\nprotocol = \"{p}\"\n");
         leaves(&resolved(&parse(&s).unwrap()).unwrap(), String::new(), &mut seen);
     }
@@ -73,16 +73,11 @@ fn the_table_lists_exactly_the_fields_the_structs_have() {
 fn every_default_and_preset_is_in_range() {
     let sc = parse(BASE).unwrap();
     ranges::check("", &resolved(&sc).unwrap()).unwrap();
-    fn each<C: serde::Serialize>(proto: &str, names: &[&str], get: fn(&str) -> Option<C>) {
-        for n in names {
-            let v = Value::try_from(get(n).unwrap()).unwrap();
-            ranges::check(&format!("routing.{proto}"), &v).unwrap_or_else(|e| panic!("preset {n}: {e}"));
+    for proto in PROTOCOLS {
+        for (n, t) in preset_tables(proto) {
+            ranges::check(&format!("routing.{proto}"), &Value::Table(t)).unwrap_or_else(|e| panic!("preset {n}: {e}"));
         }
     }
-    each("aodv", aodv::AodvConfig::PRESETS, aodv::AodvConfig::preset);
-    each("dsr", dsr::DsrConfig::PRESETS, dsr::DsrConfig::preset);
-    each("olsr", olsr::OlsrConfig::PRESETS, olsr::OlsrConfig::preset);
-    each("dsdv", dsdv::DsdvConfig::PRESETS, dsdv::DsdvConfig::preset);
     // The reference shows per-preset defaults where they differ.
     let e = entries();
     let ld = e.iter().find(|e| e.path == "routing.aodv.link_detection").unwrap();
@@ -151,5 +146,5 @@ fn the_resolved_scenario_reparses_to_itself() {
 #[test]
 fn resolved_tcp_variant_matches_the_engine_default() {
     let t = super::reference::resolved_tcp(&Default::default());
-    assert_eq!(crate::tcp::Variant::from(t.variant.unwrap()), crate::tcp::TcpConfig::default().variant);
+    assert_eq!(t.variant.unwrap(), crate::tcp::TcpConfig::default().variant);
 }

@@ -1,11 +1,11 @@
 //! Stream integrity end to end (issue 10 item 6): a fault injected at a
 //! relay (fault.rs) reaches `flows.stream_errors`; a clean run has none.
 
-mod common;
+use super::common;
 
-use hoplab_sim::fault::{Fault, FaultHook};
-use hoplab_sim::world::World;
-use hoplab_sim::{RunOutput, Scenario};
+use crate::fault::{Fault, FaultHook};
+use crate::world::World;
+use crate::{RunOutput, Scenario};
 
 /// Three hops, one FTP flow 0 -> 3, 20 s.
 fn scenario() -> Scenario {
@@ -29,7 +29,7 @@ fn a_clean_run_has_no_stream_errors() {
     assert!(r.flows[0].bytes_delivered > 1_000_000);
     assert_eq!(r.flows[0].stream_errors, 0);
     // The hook, off, changes nothing: same events as the plain run.
-    assert_eq!(r.info.event_hash, hoplab_sim::run(&scenario(), 1).info.event_hash);
+    assert_eq!(r.info.event_hash, crate::run(&scenario(), 1).info.event_hash);
 }
 
 #[test]

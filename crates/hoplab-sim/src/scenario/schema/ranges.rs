@@ -3,7 +3,7 @@
 //! in it is checked against its field's range.
 
 use super::fields::{find, num, Field};
-use crate::scenario::ScenarioError;
+use crate::scenario::error::ScenarioError;
 use toml::Value;
 
 /// Check every number under `value`, whose dotted path is `prefix`, against

@@ -1,0 +1,55 @@
+//! The `[mac]` table: IEEE 802.11 DCF parameters and the interface queue.
+
+pub use crate::phy::config::Preamble;
+use serde::{Deserialize, Serialize};
+
+/// IEEE 802.11 DCF parameters (IEEE 802.11-1999 §15.3.3 DSSS PHY defaults,
+/// as ns-2's Mac/802_11 uses them).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mac {
+    pub data_rate_mbps: f64,
+    pub basic_rate_mbps: f64,
+    /// Frames whose MPDU is longer than this many bytes use RTS/CTS; 0 means
+    /// always, a value above any frame size means never (dot11RTSThreshold).
+    #[serde(rename = "rts_threshold_bytes")]
+    pub rts_threshold: u32,
+    pub short_retry_limit: u32,
+    pub long_retry_limit: u32,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    pub slot_us: u32,
+    pub sifs_us: u32,
+    pub preamble: Preamble,
+    /// Interface queue capacity in packets (ns-2 PriQueue, 50).
+    pub queue_limit: u32,
+    /// Reset a NAV set by an overheard RTS when no frame starts within
+    /// 2 SIFS + CTS + 2 slots of the RTS's end (IEEE 802.11-1999 §9.2.5.4,
+    /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
+    /// does not do it (ns-3 does).
+    pub nav_reset: bool,
+    /// A frame that finds the medium idle also waits DIFS plus a random
+    /// backoff, counted from its arrival, as ns-2's Mac802_11::send does.
+    /// Off by default: IEEE 802.11-1999 §9.2.5.1 lets it go after DIFS.
+    pub idle_backoff: bool,
+}
+
+impl Default for Mac {
+    fn default() -> Self {
+        Mac {
+            data_rate_mbps: 2.0,
+            basic_rate_mbps: 1.0,
+            rts_threshold: 0,
+            short_retry_limit: 7,
+            long_retry_limit: 4,
+            cw_min: 31,
+            cw_max: 1023,
+            slot_us: 20,
+            sifs_us: 10,
+            preamble: Preamble::Long,
+            queue_limit: 50,
+            nav_reset: false,
+            idle_backoff: false,
+        }
+    }
+}

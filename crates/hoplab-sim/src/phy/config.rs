@@ -1,0 +1,68 @@
+//! The `[radio]` table (propagation model, power thresholds or ranges) and
+//! the PLCP preamble the `[mac]` table chooses.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Propagation {
+    FreeSpace,
+    TwoRayGround,
+    /// Seed 003: full power within the transmission range, nothing beyond.
+    Flat,
+}
+
+/// Radio and channel. Ranges may be given as power thresholds (ns-2 style) or
+/// directly as distances; a distance overrides the matching threshold.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Radio {
+    pub propagation: Propagation,
+    /// Transmit power Pt in watts (ns-2 `Phy/WirelessPhy set Pt_ 0.28183815`).
+    pub tx_power_w: f64,
+    pub frequency_hz: f64,
+    pub antenna_height_m: f64,
+    pub system_loss: f64,
+    /// Minimum power to decode a frame (ns-2 RXThresh).
+    pub rx_threshold_w: f64,
+    /// Minimum power to sense the medium busy (ns-2 CSThresh).
+    pub cs_threshold_w: f64,
+    pub tx_range_m: Option<f64>,
+    pub cs_range_m: Option<f64>,
+    /// Transmitters farther than this from a receiver never corrupt its
+    /// reception (they may still make the medium busy). Unset: no cutoff.
+    pub interference_range_m: Option<f64>,
+    /// A frame survives while its power is at least this many dB above the
+    /// sum of interfering powers (ns-2 CPThresh = 10 linear = 10 dB).
+    pub capture_threshold_db: f64,
+}
+
+impl Default for Radio {
+    fn default() -> Self {
+        // ns-2.35 Phy/WirelessPhy defaults (tcl/lib/ns-default.tcl, with the
+        // 250 m / 550 m thresholds of ns-2's wireless examples): Pt_, freq_,
+        // Antenna/OmniAntenna Z_, L_, RXThresh_, CSThresh_, CPThresh_.
+        Radio {
+            propagation: Propagation::TwoRayGround,
+            tx_power_w: 0.28183815,
+            frequency_hz: 914e6,
+            antenna_height_m: 1.5,
+            system_loss: 1.0,
+            rx_threshold_w: 3.652e-10,
+            cs_threshold_w: 1.559e-11,
+            tx_range_m: None,
+            cs_range_m: None,
+            interference_range_m: None,
+            capture_threshold_db: 10.0,
+        }
+    }
+}
+
+/// The DSSS PLCP preamble and header (IEEE 802.11-1999 §15.2.2; short:
+/// 802.11b §18.2.2.2), chosen in `[mac]` but timed by the PHY.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preamble {
+    Long,
+    Short,
+}

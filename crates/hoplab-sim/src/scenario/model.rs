@@ -1,0 +1,63 @@
+//! The scenario: the run's name, length and seed, and each layer's own
+//! configuration, gathered under the table names a scenario file uses.
+
+use super::output::Output;
+use super::routing::Routing;
+use crate::app::config::Flow;
+use crate::mac::config::Mac;
+use crate::mobility::config::{Mobility, Topology};
+use crate::net::config::{Link, Lred};
+use crate::phy::config::Radio;
+use crate::tcp::config::TcpParams;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// Simulated seconds.
+    #[serde(rename = "duration_s")]
+    pub duration: f64,
+    /// Default seed; a seed given to `run` overrides it.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    pub topology: Topology,
+    #[serde(default)]
+    pub radio: Radio,
+    #[serde(default)]
+    pub mac: Mac,
+    #[serde(default)]
+    pub routing: Routing,
+    #[serde(default)]
+    pub link: Link,
+    #[serde(default)]
+    pub mobility: Mobility,
+    /// Defaults for every TCP flow; a flow may override any of them.
+    #[serde(default)]
+    pub tcp: TcpParams,
+    #[serde(default)]
+    pub flows: Vec<Flow>,
+    #[serde(default)]
+    pub output: Output,
+    /// Link-layer ECN marking (LRED), off by default.
+    #[serde(default)]
+    pub lred: Lred,
+}
+
+fn default_name() -> String {
+    "scenario".into()
+}
+fn default_seed() -> u64 {
+    1
+}
+
+impl Scenario {
+    pub fn node_count(&self) -> usize {
+        match &self.topology {
+            Topology::Chain { nodes, .. } | Topology::Random { nodes, .. } => *nodes as usize,
+            Topology::Grid { rows, cols, .. } => (*rows as usize) * (*cols as usize),
+            Topology::Explicit { positions } => positions.len(),
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! The rules parsing alone cannot check: each number against its range in
+//! the field table (schema::fields), then the rules between fields, then
+//! the cost limit (cost.rs).
+
+use super::error::{err, ScenarioError};
+use super::model::Scenario;
+use crate::app::config::{Flow, FlowKind};
+use crate::mobility::config::{MobilityModel, Topology};
+use crate::phy::config::Propagation;
+use crate::tcp::config::{TcpParams, TcpReceiver};
+
+impl Scenario {
+    /// Check every value that parsing alone cannot; the first problem found
+    /// is returned. Every number is first checked against its documented
+    /// range (scenario::schema::fields), then the rules between fields.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.validate_ranges()?;
+        if let Topology::Explicit { positions } = &self.topology {
+            if positions.is_empty() {
+                return err("topology.positions", "needs at least one [x, y] position");
+            }
+        }
+        let n = self.node_count();
+        if n > 1_000_000 {
+            return err("topology", format!("{n} nodes is more than the supported 1,000,000"));
+        }
+        self.validate_radio()?;
+        self.validate_mac()?;
+        self.routing.resolve()?;
+        self.validate_mobility(n)?;
+        validate_tcp("tcp", &self.tcp)?;
+        self.validate_lred()?;
+        for (i, f) in self.flows.iter().enumerate() {
+            self.validate_flow(&format!("flows[{i}]"), f, n)?;
+        }
+        // Once, after every part is known valid; also for a run without flows
+        // (mobility and routing alone can make a run that never ends).
+        super::cost::check(self)
+    }
+
+    /// The table-driven range walk over the serialised scenario.
+    fn validate_ranges(&self) -> Result<(), ScenarioError> {
+        // TOML integers are i64: the seed has no range, and a byte count
+        // this large is out of range anyway.
+        let mut sc = self.clone();
+        sc.seed = 0;
+        for f in &mut sc.flows {
+            f.bytes = f.bytes.map(|b| b.min(i64::MAX as u64));
+        }
+        let tree = toml::Value::try_from(&sc).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        super::schema::ranges::check("", &tree)
+    }
+
+    fn validate_flow(&self, p: &str, f: &Flow, n: usize) -> Result<(), ScenarioError> {
+        for (name, node) in [("src", f.src), ("dst", f.dst)] {
+            if node as usize >= n {
+                return err(format!("{p}.{name}"), format!("node {node} does not exist (the topology has {n} nodes, 0..{})", n - 1));
+            }
+        }
+        if f.src == f.dst {
+            return err(format!("{p}.dst"), "must differ from src");
+        }
+        if f.start >= self.duration {
+            return err(format!("{p}.start_s"), format!("{} s is not before the end of the run ({} s)", f.start, self.duration));
+        }
+        if let Some(stop) = f.stop {
+            if stop <= f.start {
+                return err(format!("{p}.stop_s"), format!("{stop} s must be after start_s ({} s)", f.start));
+            }
+        }
+        let onoff = f.on_s.is_some() || f.off_s.is_some() || f.distribution.is_some();
+        let www = f.downloads.is_some() || f.think_shape.is_some() || f.think_scale_s.is_some() || f.size_median_bytes.is_some() || f.size_sigma.is_some();
+        if onoff && f.kind != FlowKind::Cbr {
+            return err(p, "on_s, off_s and distribution apply to cbr flows only");
+        }
+        if onoff && (f.on_s.is_none() || f.off_s.is_none()) {
+            return err(format!("{p}.{}", if f.on_s.is_none() { "on_s" } else { "off_s" }), "an on-off source needs both on_s and off_s");
+        }
+        if www && f.kind != FlowKind::Www {
+            return err(p, "downloads, think_shape, think_scale_s, size_median_bytes and size_sigma apply to www flows only");
+        }
+        match f.kind {
+            FlowKind::Www => {
+                if f.rate_kbps.is_some() || f.packet_size.is_some() || f.bytes.is_some() {
+                    return err(p, "rate_kbps, packet_size_bytes and bytes do not apply to www flows (sizes are drawn per download)");
+                }
+                validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_windows(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+            }
+            FlowKind::Ftp => {
+                if f.rate_kbps.is_some() || f.packet_size.is_some() {
+                    return err(p, "rate_kbps and packet_size_bytes apply to cbr flows, not ftp");
+                }
+                validate_tcp(&format!("{p}.tcp"), &f.tcp)?;
+                validate_vegas(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_receiver(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+                validate_windows(&format!("{p}.tcp"), &f.tcp.or(&self.tcp))?;
+            }
+            FlowKind::Cbr => {
+                if f.rate_kbps.is_none() {
+                    return err(format!("{p}.rate_kbps"), "a cbr flow needs a rate in kbit/s");
+                }
+                if f.bytes.is_some() {
+                    return err(format!("{p}.bytes"), "applies to ftp flows, not cbr");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_mobility(&self, n: usize) -> Result<(), ScenarioError> {
+        let mut last_at: Vec<f64> = vec![f64::NEG_INFINITY; n];
+        for (i, l) in self.mobility.legs.iter().enumerate() {
+            let p = format!("mobility.legs[{i}]");
+            if l.node as usize >= n {
+                return err(format!("{p}.node"), format!("node {} does not exist (the topology has {n} nodes)", l.node));
+            }
+            if l.at < last_at[l.node as usize] {
+                return err(format!("{p}.at_s"), format!("legs of node {} must be listed in time order", l.node));
+            }
+            last_at[l.node as usize] = l.at;
+        }
+        self.validate_waypoint()
+    }
+
+    /// The random models need an area and a speed range (mobility/waypoint.rs,
+    /// walk.rs, direction.rs).
+    fn validate_waypoint(&self) -> Result<(), ScenarioError> {
+        let m = &self.mobility;
+        let name = match m.model {
+            MobilityModel::Legs => return Ok(()),
+            MobilityModel::Waypoint => "waypoint",
+            MobilityModel::Walk => "walk",
+            MobilityModel::Direction => "direction",
+        };
+        if !matches!(self.topology, Topology::Random { .. }) {
+            return err("mobility.model", format!("\"{name}\" needs topology.kind = \"random\": its area is topology.width_m x height_m"));
+        }
+        if !m.legs.is_empty() {
+            return err("mobility.legs", format!("scripted legs need mobility.model = \"legs\", not \"{name}\""));
+        }
+        if m.model != MobilityModel::Waypoint && m.steady_state {
+            return err("mobility.steady_state", format!("applies to model = \"waypoint\" only (Navidi & Camp's stationary start); \"{name}\" starts from the topology's positions"));
+        }
+        if m.model == MobilityModel::Walk && m.pause_s > 0.0 {
+            return err("mobility.pause_s", "random walk never pauses (Camp et al. 2002, §2.1): pause_s applies to \"waypoint\" and \"direction\"");
+        }
+        if m.speed_max_mps < m.speed_min_mps || m.speed_max_mps <= 0.0 {
+            return err("mobility.speed_max_mps", format!("{} m/s must be positive and at least speed_min_mps ({} m/s)", m.speed_max_mps, m.speed_min_mps));
+        }
+        if m.steady_state && m.speed_min_mps <= 0.0 {
+            // Navidi & Camp 2004; Yoon, Liu & Noble 2003: E[1/V] is infinite.
+            return err("mobility.speed_min_mps", "steady_state needs a positive minimum speed: with 0 the stationary speed density (proportional to 1/v) does not exist and the mean speed decays to 0");
+        }
+        Ok(())
+    }
+
+    fn validate_lred(&self) -> Result<(), ScenarioError> {
+        let l = &self.lred;
+        if l.max_th <= l.min_th {
+            return err("lred.max_th", format!("{} must be above min_th ({})", l.max_th, l.min_th));
+        }
+        Ok(())
+    }
+
+    fn validate_radio(&self) -> Result<(), ScenarioError> {
+        let r = &self.radio;
+        if let (Some(t), Some(c)) = (r.tx_range_m, r.cs_range_m) {
+            if c < t {
+                return err("radio.cs_range_m", format!("{c} m is less than tx_range_m ({t} m): a node must sense what it can decode"));
+            }
+        }
+        if r.propagation == Propagation::Flat && r.cs_range_m.is_some() {
+            return err("radio.cs_range_m", "the flat model has one range (seed 003): set tx_range_m only");
+        }
+        if r.tx_range_m.is_none() && r.cs_range_m.is_none() && r.cs_threshold_w > r.rx_threshold_w {
+            return err("radio.cs_threshold_w", "is above rx_threshold_w: a node must sense what it can decode");
+        }
+        Ok(())
+    }
+
+    fn validate_mac(&self) -> Result<(), ScenarioError> {
+        let m = &self.mac;
+        if !(m.cw_min + 1).is_power_of_two() {
+            return err("mac.cw_min", format!("{} is not 2^k - 1 (802.11 §9.2.4)", m.cw_min));
+        }
+        if !(m.cw_max + 1).is_power_of_two() || m.cw_max < m.cw_min {
+            return err("mac.cw_max", format!("{} must be 2^k - 1 and at least cw_min ({})", m.cw_max, m.cw_min));
+        }
+        Ok(())
+    }
+}
+
+/// Rules between the fields of one `[tcp]` table (ranges are checked by
+/// the table walk).
+fn validate_tcp(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    validate_windows(p, t)?;
+    validate_receiver(p, t)?;
+    if let (Some(lo), Some(hi)) = (t.min_rto, t.max_rto) {
+        if hi < lo {
+            return err(format!("{p}.max_rto_s"), format!("{hi} s is below min_rto_s ({lo} s)"));
+        }
+    }
+    validate_vegas(p, t)
+}
+
+/// Windows in bytes: the receive window holds a segment, and no window in
+/// segments exceeds the largest advertisable window (RFC 7323 §2.3) at this
+/// MSS. Unset fields take their defaults.
+fn validate_windows(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    let mss = t.mss.unwrap_or(crate::tcp::TcpConfig::default().mss);
+    if let Some(w) = t.receive_window {
+        if w < mss {
+            return err(format!("{p}.receive_window_bytes"), format!("{w} bytes is less than one segment (mss_bytes = {mss})"));
+        }
+    }
+    let max_segments = crate::tcp::MAX_WINDOW_BYTES / mss as u64;
+    for (name, v) in [("initial_cwnd", t.initial_cwnd), ("max_cwnd", t.max_cwnd)] {
+        if let Some(v) = v {
+            if v as u64 > max_segments {
+                return err(
+                    format!("{p}.{name}"),
+                    format!("{v} segments of {mss} bytes is above the largest window, 65535 << 14 bytes = {max_segments} segments (RFC 7323 §2.3)"),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Vegas thresholds: α <= β (unset ones take ns-2's 1, 3, 1).
+fn validate_vegas(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    let v = crate::tcp::VegasParams::from_params(t);
+    if v.alpha > v.beta {
+        let field = if t.vegas_alpha.is_some() { "vegas_alpha" } else { "vegas_beta" };
+        return err(format!("{p}.{field}"), format!("vegas_alpha ({}) is above vegas_beta ({})", v.alpha, v.beta));
+    }
+    Ok(())
+}
+
+/// `delayed_ack` and `receiver` must agree: false means "every".
+fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
+    match (t.receiver, t.delayed_ack) {
+        (Some(TcpReceiver::Every), Some(true)) => {
+            err(format!("{p}.receiver"), "\"every\" ACKs every segment, but delayed_ack = true asks for delayed ACKs; drop one of them")
+        }
+        (Some(r @ (TcpReceiver::Ns2 | TcpReceiver::Linux)), Some(false)) => {
+            let name = if r == TcpReceiver::Ns2 { "ns2" } else { "linux" };
+            err(format!("{p}.receiver"), format!("\"{name}\" delays ACKs, but delayed_ack = false asks for an ACK per segment (receiver = \"every\"); drop one of them"))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+fn ranges_of<C: serde::Serialize>(name: &str, c: &C) -> Result<(), ScenarioError> {
+    let tree = toml::Value::try_from(c).map_err(|e| ScenarioError { field: format!("routing.{name}"), message: e.to_string() })?;
+    super::schema::ranges::check(&format!("routing.{name}"), &tree)
+}
+
+/// What a scenario refuses in one protocol's resolved parameters: a number
+/// outside its range, then a broken rule between fields; the protocol's
+/// field is named without the `routing.<name>.` prefix (for the protocols'
+/// tests).
+#[cfg(test)]
+pub(crate) fn protocol_error<C: serde::Serialize>(name: &str, c: &C, rules: fn(&C) -> Result<(), crate::net::check::Invalid>) -> Option<String> {
+    let prefix = format!("routing.{name}.");
+    match ranges_of(name, c) {
+        Err(e) => Some(e.field.trim_start_matches(prefix.as_str()).to_string()),
+        Ok(()) => rules(c).err().map(|(f, _)| f.to_string()),
+    }
+}

@@ -1,0 +1,280 @@
+//! TCP's configuration: the `[tcp]` table as a scenario gives it (every
+//! field optional, so a flow can override the scenario's field by field)
+//! and the resolved parameters of one connection.
+
+use super::few::FewParams;
+use super::vegas::VegasParams;
+use crate::time::Dur;
+use serde::{Deserialize, Serialize};
+
+/// Congestion-control / loss-recovery variant (`tcp.variant`). Serialised
+/// under its old name so that serde's messages stay as they were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename = "TcpVariant", rename_all = "snake_case")]
+pub enum Variant {
+    /// ns-2's `Agent/TCP`: fast retransmit, then slow start from one segment
+    /// (go-back-N); no fast recovery.
+    Tahoe,
+    /// RFC 5681 fast retransmit / fast recovery; the first new ACK ends recovery.
+    Reno,
+    /// RFC 6582: partial ACKs keep the sender in fast recovery.
+    NewReno,
+    /// RFC 2018 SACK blocks from the sink; RFC 6675 scoreboard and pipe
+    /// recovery at the sender (ns-2 `Agent/TCP/Sack1`'s role).
+    Sack,
+    /// TCP Vegas (Brakmo & Peterson 1995) as ns-2's `Agent/TCP/Vegas`
+    /// (`vegas_alpha`, `vegas_beta`, `vegas_gamma`).
+    Vegas,
+}
+
+/// When the receiver ACKs (`tcp::ack_policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpReceiver {
+    /// ns-2 `DelAck`: every second segment, or a 100 ms timer.
+    Ns2,
+    /// Linux 2.6 (seed 000's testbed): quick ACKs, window-update ACKs, adaptive timer.
+    Linux,
+    /// Every segment (ns-2 `TCPSink`; `delayed_ack = false`).
+    Every,
+}
+
+/// How `max_cwnd` is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowClamp {
+    /// A cap on the sender's cwnd (ns-2 `maxcwnd_`/`window_`; seed 004, seed 000's ns-2 runs).
+    Sender,
+    /// The receiver's advertised window (Linux `TCP_WINDOW_CLAMP`; seed 000's testbed, §3).
+    Receiver,
+}
+
+/// TCP parameters; every field optional so that flows can override the
+/// scenario-wide `[tcp]` table field by field.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpParams {
+    pub variant: Option<Variant>,
+    /// Segment payload in bytes.
+    #[serde(rename = "mss_bytes")]
+    pub mss: Option<u32>,
+    /// Window clamp in segments (seeds 000, 004: "max cwnd"); 0 = unclamped.
+    pub max_cwnd: Option<u32>,
+    /// The window the receiver advertises, in bytes (default 65535: a stack
+    /// without window scaling, RFC 793 / RFC 7323 §2). The sender never has
+    /// more than floor(receive_window / mss) segments outstanding (44 of
+    /// 1460 B), clamped or not.
+    #[serde(rename = "receive_window_bytes")]
+    pub receive_window: Option<u32>,
+    pub initial_cwnd: Option<u32>,
+    pub delayed_ack: Option<bool>,
+    /// Delayed-ACK timer in seconds (ns-2 DelAck: 0.1).
+    #[serde(rename = "delack_timeout_s")]
+    pub delack_timeout: Option<f64>,
+    #[serde(rename = "min_rto_s")]
+    pub min_rto: Option<f64>,
+    #[serde(rename = "initial_rto_s")]
+    pub initial_rto: Option<f64>,
+    #[serde(rename = "max_rto_s")]
+    pub max_rto: Option<f64>,
+    /// Vegas α, β, γ in segments (ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`:
+    /// 1, 3, 1): below α extra segments queued the window grows, above β it
+    /// shrinks; above γ Vegas leaves slow start. Used when variant = "vegas".
+    pub vegas_alpha: Option<u32>,
+    pub vegas_beta: Option<u32>,
+    pub vegas_gamma: Option<u32>,
+    /// Receiver model: "ns2" (default), "linux" or "every".
+    pub receiver: Option<TcpReceiver>,
+    /// How max_cwnd applies: "sender" (default) or "receiver".
+    pub clamp: Option<WindowClamp>,
+    /// FeW window growth per RTT, 0 < α ≤ 1 (seed 001 Eq. 9; 1 = standard TCP).
+    pub few_alpha: Option<f64>,
+    /// FeW lower bound of cwnd in segments (seed 001 §4), 0 < w_min ≤ 1.
+    pub few_w_min: Option<f64>,
+    /// FeW lower bound of ssthresh in segments (seed 001 §4), 0 < v < 1.
+    pub few_ssthresh_min: Option<f64>,
+    /// ECN-capable transport (RFC 3168).
+    pub ecn: Option<bool>,
+    /// ELFN (Holland & Vaidya 1999, tcp/elfn.rs): a route-loss notification
+    /// from AODV or DSR puts the sender in standby (default false).
+    pub elfn: Option<bool>,
+    /// ADTCP (Fu et al. 2002, tcp/adtcp.rs): the receiver classifies the
+    /// network state, the sender reduces its window only for congestion
+    /// (default false).
+    pub adtcp: Option<bool>,
+    /// Seconds between probes in ELFN standby and ADTCP disconnection (default 2).
+    #[serde(rename = "probe_interval_s")]
+    pub probe_interval: Option<f64>,
+}
+
+impl TcpParams {
+    /// `self` with unset fields taken from `base`.
+    pub fn or(&self, base: &TcpParams) -> TcpParams {
+        TcpParams {
+            variant: self.variant.or(base.variant),
+            mss: self.mss.or(base.mss),
+            max_cwnd: self.max_cwnd.or(base.max_cwnd),
+            receive_window: self.receive_window.or(base.receive_window),
+            initial_cwnd: self.initial_cwnd.or(base.initial_cwnd),
+            delayed_ack: self.delayed_ack.or(base.delayed_ack),
+            delack_timeout: self.delack_timeout.or(base.delack_timeout),
+            min_rto: self.min_rto.or(base.min_rto),
+            initial_rto: self.initial_rto.or(base.initial_rto),
+            max_rto: self.max_rto.or(base.max_rto),
+            vegas_alpha: self.vegas_alpha.or(base.vegas_alpha),
+            vegas_beta: self.vegas_beta.or(base.vegas_beta),
+            vegas_gamma: self.vegas_gamma.or(base.vegas_gamma),
+            receiver: self.receiver.or(base.receiver),
+            clamp: self.clamp.or(base.clamp),
+            few_alpha: self.few_alpha.or(base.few_alpha),
+            few_w_min: self.few_w_min.or(base.few_w_min),
+            few_ssthresh_min: self.few_ssthresh_min.or(base.few_ssthresh_min),
+            ecn: self.ecn.or(base.ecn),
+            elfn: self.elfn.or(base.elfn),
+            adtcp: self.adtcp.or(base.adtcp),
+            probe_interval: self.probe_interval.or(base.probe_interval),
+        }
+    }
+}
+
+/// Parameters of one TCP connection (both ends read the same config).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    pub variant: Variant,
+    /// Vegas's α, β, γ; read only when `variant` is `Vegas`.
+    pub vegas: VegasParams,
+    /// Payload bytes per segment.
+    pub mss: u32,
+    /// Initial congestion window in segments.
+    pub initial_cwnd: u32,
+    /// Window clamp in segments (seeds 000/004 "max cwnd"); `None` = unclamped.
+    pub max_cwnd: Option<u32>,
+    /// The receiver's advertised window in bytes; the sender keeps at most
+    /// floor(receive_window / mss) segments outstanding.
+    pub receive_window: u32,
+    pub rto_min: Dur,
+    pub rto_initial: Dur,
+    pub rto_max: Dur,
+    /// Clock granularity G of RFC 6298.
+    pub clock_granularity: Dur,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupack_threshold: u32,
+    /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
+    pub delayed_ack: bool,
+    pub delack_timeout: Dur,
+    /// Receiver model (`ack_policy`); `delayed_ack = false` overrides it with `every`.
+    pub receiver: TcpReceiver,
+    /// How `max_cwnd` applies: a cap on cwnd, or the receiver's advertised window.
+    pub clamp: WindowClamp,
+    /// FeW (seed 001 §4); `None` = standard window growth.
+    pub few: Option<FewParams>,
+    /// ECN-capable transport (RFC 3168).
+    pub ecn: bool,
+    /// ELFN (tcp/elfn.rs): route-loss notifications put the sender in standby.
+    pub elfn: bool,
+    /// ADTCP (tcp/adtcp.rs): receiver state detection, sender reacts by state.
+    pub adtcp: bool,
+    /// Probe interval in ELFN standby and ADTCP disconnection.
+    pub probe_interval: Dur,
+}
+
+/// The default advertised window: 65535 bytes, the largest without window
+/// scaling (RFC 7323 §2).
+pub const DEFAULT_RECEIVE_WINDOW: u32 = 65_535;
+
+/// RFC 7323 §2.3: the largest advertisable window is 65535 << 14 bytes.
+pub const MAX_WINDOW_BYTES: u64 = 65_535 << 14;
+
+impl TcpConfig {
+    /// Segments the receiver's window admits (at least one).
+    #[cfg(test)]
+    pub fn receive_window_segments(&self) -> u64 {
+        (self.receive_window as u64 / self.mss.max(1) as u64).max(1)
+    }
+}
+
+/// RFC 5681 §3.1 initial window, in whole segments:
+/// IW = min(4*SMSS, max(2*SMSS, 4380 bytes)).
+pub fn initial_window_segments(mss: u32) -> u32 {
+    let mss = mss.max(1) as u64;
+    let iw_bytes = (4 * mss).min((2 * mss).max(4380));
+    (iw_bytes / mss).max(1) as u32
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        let mss = 1460;
+        TcpConfig {
+            variant: Variant::NewReno,
+            vegas: VegasParams::default(),
+            mss,
+            initial_cwnd: initial_window_segments(mss), // 3 for 1460 B
+            max_cwnd: None,
+            // A stack without window scaling advertises at most 65535 bytes
+            // (RFC 793; RFC 7323 §2): 44 segments of 1460 B. ns-3's default.
+            receive_window: DEFAULT_RECEIVE_WINDOW,
+            rto_min: Dur::from_millis(200),    // ns-2 minrto_ (defaults.md)
+            rto_initial: Dur::from_millis(1000), // RFC 6298 (2.1)
+            rto_max: Dur::from_millis(60_000), // RFC 6298 (2.5) "at least 60 seconds"
+            clock_granularity: Dur::from_millis(1),
+            dupack_threshold: 3, // RFC 5681 §3.2
+            delayed_ack: true,
+            delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
+            receiver: TcpReceiver::Ns2,
+            clamp: WindowClamp::Sender,
+            few: None,
+            ecn: false,
+            elfn: false,
+            adtcp: false,
+            probe_interval: super::elfn::DEFAULT_PROBE_INTERVAL,
+        }
+    }
+}
+
+impl TcpConfig {
+    /// Build a config from scenario parameters; unset fields take the
+    /// defaults above (the initial window follows the given MSS),
+    /// `max_cwnd = 0` means unclamped, seconds become [`Dur`].
+    pub fn from_params(p: &TcpParams) -> TcpConfig {
+        let d = TcpConfig::default();
+        let mss = p.mss.unwrap_or(d.mss);
+        // `delayed_ack = false` alone means the `every` receiver.
+        let receiver = p.receiver.unwrap_or(if p.delayed_ack == Some(false) { TcpReceiver::Every } else { d.receiver });
+        TcpConfig {
+            variant: p.variant.unwrap_or(d.variant),
+            vegas: VegasParams::from_params(p),
+            mss,
+            initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
+            max_cwnd: p.max_cwnd.filter(|&m| m > 0),
+            receive_window: p.receive_window.unwrap_or(d.receive_window),
+            rto_min: p.min_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_min),
+            rto_initial: p.initial_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_initial),
+            rto_max: p.max_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_max),
+            clock_granularity: d.clock_granularity,
+            dupack_threshold: d.dupack_threshold,
+            delayed_ack: p.delayed_ack.unwrap_or(receiver != TcpReceiver::Every),
+            delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),
+            receiver,
+            clamp: p.clamp.unwrap_or(d.clamp),
+            few: few_params(p),
+            ecn: p.ecn.unwrap_or(d.ecn),
+            elfn: p.elfn.unwrap_or(d.elfn),
+            adtcp: p.adtcp.unwrap_or(d.adtcp),
+            probe_interval: p.probe_interval.map(Dur::from_secs_f64).unwrap_or(d.probe_interval),
+        }
+    }
+}
+
+/// FeW is on when α < 1 or a bound is given; α = 1 alone is standard TCP
+/// (Eq. 9 with α = 1 is the standard rule), so default runs are unchanged.
+fn few_params(p: &TcpParams) -> Option<FewParams> {
+    let alpha = p.few_alpha.unwrap_or(1.0);
+    if alpha >= 1.0 && p.few_w_min.is_none() && p.few_ssthresh_min.is_none() {
+        return None;
+    }
+    Some(FewParams {
+        alpha,
+        w_min: p.few_w_min.unwrap_or(super::few::DEFAULT_W_MIN),
+        ssthresh_min: p.few_ssthresh_min.unwrap_or(super::few::DEFAULT_SSTHRESH_MIN),
+    })
+}

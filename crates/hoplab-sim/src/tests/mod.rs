@@ -1,0 +1,13 @@
+//! Whole-system tests that drive the engine's internals (`World`, the
+//! mobility models, the field table, fault hooks), moved here from
+//! tests/ when the modules became private; their assertions are unchanged.
+
+#![allow(dead_code)]
+
+mod common;
+mod dsr_amplification;
+mod dsr_scenarios;
+mod mobility_walk;
+mod mobility_waypoint;
+mod schema_props;
+mod stream_integrity;
