@@ -117,9 +117,36 @@ pub trait ColumnarTable {
 
 /// Declares a result row struct and its `Table` schema from one list of
 /// fields. Every field needs a doc comment (its meaning) and a unit in
-/// brackets ("" for none). `columnar` declares a struct of `Vec`s instead.
+/// brackets ("" for none). `columnar` after the table name declares a struct
+/// of `Vec`s (a `ColumnarTable`) instead.
 #[macro_export]
 macro_rules! result_table {
+    (
+        $(#[doc = $tdoc:literal])*
+        #[derive($($derive:ident),*)]
+        pub struct $name:ident as $table:literal $($columnar:ident)? {
+            $(
+                $(#[doc = $doc:literal])+
+                pub $field:ident : $ty:ty [$unit:literal],
+            )*
+        }
+    ) => {
+        $crate::result_table!(@struct [$($columnar)?] [$($tdoc),*] [$($derive),*] $name,
+            $([$($doc),+] $field $ty),*);
+
+        $crate::result_table!(@impl [$($columnar)?] $name, $table, [$($tdoc),*],
+            $([$($doc),+] $field $ty, $unit),*);
+    };
+    (@struct [] [$($tdoc:literal),*] [$($derive:ident),*] $name:ident, $([$($doc:literal),+] $field:ident $ty:ty),*) => {
+        $(#[doc = $tdoc])*
+        #[derive($($derive),*)]
+        pub struct $name { $($(#[doc = $doc])+ pub $field: $ty,)* }
+    };
+    (@struct [columnar] [$($tdoc:literal),*] [$($derive:ident),*] $name:ident, $([$($doc:literal),+] $field:ident $ty:ty),*) => {
+        $(#[doc = $tdoc])*
+        #[derive($($derive),*)]
+        pub struct $name { $($(#[doc = $doc])+ pub $field: Vec<$ty>,)* }
+    };
     (@schema $table:literal, [$($tdoc:literal),*], $([$($doc:literal),+] $field:ident $ty:ty, $unit:literal),*) => {
         $crate::results::columns::TableSchema {
             name: $table,
@@ -132,56 +159,18 @@ macro_rules! result_table {
             }),*],
         }
     };
-    (
-        $(#[doc = $tdoc:literal])*
-        #[derive($($derive:ident),*)]
-        pub struct $name:ident as $table:literal {
-            $(
-                $(#[doc = $doc:literal])+
-                pub $field:ident : $ty:ty [$unit:literal],
-            )*
-        }
-    ) => {
-        $(#[doc = $tdoc])*
-        #[derive($($derive),*)]
-        pub struct $name {
-            $(
-                $(#[doc = $doc])+
-                pub $field: $ty,
-            )*
-        }
-
+    (@impl [] $name:ident, $table:literal, [$($tdoc:literal),*], $([$($doc:literal),+] $field:ident $ty:ty, $unit:literal),*) => {
         impl $crate::results::columns::Table for $name {
             const SCHEMA: $crate::results::columns::TableSchema =
                 $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
 
             fn columns(rows: &[Self]) -> Vec<$crate::results::columns::ColumnData> {
-                vec![$(
-                    <$ty as $crate::results::columns::ColumnValue>::column(
-                        rows.iter().map(|r| r.$field.clone()).collect()),
-                )*]
+                vec![$(<$ty as $crate::results::columns::ColumnValue>::column(
+                    rows.iter().map(|r| r.$field.clone()).collect()),)*]
             }
         }
     };
-    (
-        $(#[doc = $tdoc:literal])*
-        #[derive($($derive:ident),*)]
-        pub struct $name:ident as $table:literal columnar {
-            $(
-                $(#[doc = $doc:literal])+
-                pub $field:ident : $ty:ty [$unit:literal],
-            )*
-        }
-    ) => {
-        $(#[doc = $tdoc])*
-        #[derive($($derive),*)]
-        pub struct $name {
-            $(
-                $(#[doc = $doc])+
-                pub $field: Vec<$ty>,
-            )*
-        }
-
+    (@impl [columnar] $name:ident, $table:literal, [$($tdoc:literal),*], $([$($doc:literal),+] $field:ident $ty:ty, $unit:literal),*) => {
         impl $crate::results::columns::ColumnarTable for $name {
             const SCHEMA: $crate::results::columns::TableSchema =
                 $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
