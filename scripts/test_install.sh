@@ -45,11 +45,16 @@ unset VIRTUAL_ENV
 
 site_size() { du -sh "$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" | cut -f1; }
 
+# fresh_venv NAME SPEC: a new venv $tmp/NAME with SPEC pip-installed; sets hl to its hoplab.
+fresh_venv() {
+    python -m venv "$tmp/$1"
+    "$tmp/$1/bin/python" -m pip install --quiet --disable-pip-version-check "$2"
+    echo "   site-packages: $(site_size "$tmp/$1")"
+    hl="$tmp/$1/bin/hoplab"
+}
+
 echo "== fresh venv, pip install the wheel: the core alone"
-python -m venv "$tmp/core"
-"$tmp/core/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
-echo "   site-packages: $(site_size "$tmp/core")"
-hl="$tmp/core/bin/hoplab"
+fresh_venv core "$wheel"
 mkdir "$tmp/elsewhere"
 cd "$tmp/elsewhere"
 for m in scipy statsmodels matplotlib dask; do
@@ -83,10 +88,7 @@ else
 fi
 
 echo "== fresh venv, pip install the wheel with [all]"
-python -m venv "$tmp/all"
-"$tmp/all/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[all]"
-echo "   site-packages: $(site_size "$tmp/all")"
-hl="$tmp/all/bin/hoplab"
+fresh_venv all "$wheel[all]"
 echo "== hoplab plot timeseries"
 "$hl" plot timeseries run1 -o ts.png
 if [ "$full" = 1 ]; then
