@@ -6,12 +6,14 @@ import errno
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import _core, _deprecation
 from ._error_text import tidy
 from ._safe_read import read_text_bounded
-from .result import Result
+
+if TYPE_CHECKING:  # `validate`, `config` and `example` read scenarios without needing Result
+    from .result import Result
 
 __all__ = ["run", "run_text", "read_scenario_source"]
 
@@ -97,4 +99,6 @@ def run_text(text: str, fmt: str, seed: int | None,
     except _core.ScenarioError as e:
         raise tidy(e, internal_json=internal_json) from None
     _deprecation.warn_old_keys(old_keys, stacklevel=3)
+    from .result import Result
+
     return Result.from_core(raw, scenario_text=text, scenario_format=fmt)
