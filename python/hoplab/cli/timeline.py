@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
+from .. import _core
 from . import _input
 from .errors import scenario_failure
 
@@ -17,9 +19,17 @@ __all__ = ["timeline"]
 U64_MAX = 2**64 - 1
 
 
+def _protocols() -> list[str]:
+    """The routing protocols the engine knows: the choices of its field
+    table's `routing.protocol` (so a new protocol needs no edit here)."""
+    fields = json.loads(_core.schema_reference())["fields"]
+    ty = next(f["ty"] for f in fields if f["path"] == "routing.protocol")
+    return [c.strip().strip('"') for c in ty.split("|")]
+
+
 @click.command("timeline")
 @click.argument("scenario", type=click.Path(path_type=Path))
-@click.option("--protocol", type=click.Choice(["static", "aodv", "dsr", "olsr", "dsdv"]), default=None,
+@click.option("--protocol", type=click.Choice(_protocols()), default=None,
               help="Routing protocol (overrides routing.protocol).")
 @click.option("--preset", default=None, help="Preset of the protocol (e.g. aodv-uu, dsr-uu, oolsr).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario field.")
