@@ -28,7 +28,7 @@ from ._table import fmt_num, text_table
 if TYPE_CHECKING:  # pandas is imported when a DataFrame is first needed
     import pandas as pd
 
-__all__ = ["Result", "TABLES", "SCHEMA", "READ_CSV_KW", "read_csv_kw"]
+__all__ = ["Result", "TABLES", "SCHEMA", "read_csv_kw"]
 
 # Column order and dtype of every table come from the engine (`_schema.py`).
 
@@ -78,12 +78,6 @@ def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
     extra = [c for c in df.columns if c not in schema]
     df = df[list(schema) + extra]
     return df.astype({c: t for c, t in schema.items()}).reset_index(drop=True)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "READ_CSV_KW":  # kept for callers of the constant it used to be
-        return read_csv_kw()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _table_property(name: str) -> property:

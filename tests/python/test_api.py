@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import hoplab
-from hoplab.result import READ_CSV_KW, SCHEMA, TABLES
+from hoplab.result import SCHEMA, TABLES, read_csv_kw
 
 from .conftest import EXAMPLES
 
@@ -146,7 +146,7 @@ def test_save_csv_round_trips(tmp_path, small_toml):
     for t in TABLES:
         pd.testing.assert_frame_equal(getattr(back, t), getattr(res, t))
     # plain pandas sees the same flows table
-    plain = pd.read_csv(tmp_path / "r" / "flows.csv", **READ_CSV_KW)
+    plain = pd.read_csv(tmp_path / "r" / "flows.csv", **read_csv_kw())
     assert list(plain["throughput_kbps"]) == list(res.flows["throughput_kbps"])
 
 

@@ -57,10 +57,12 @@ fn column_list<'py>(py: Python<'py>, data: &ColumnData) -> PyResult<Bound<'py, P
 /// the engine's declaration of the tables (hoplab_sim::results).
 fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    for (schema, cols) in out.tables() {
+    for table in out.tables() {
+        let schema = table.schema();
         let t = PyDict::new(py);
-        for (col, data) in schema.columns.iter().zip(&cols) {
-            let values = column_list(py, data)?;
+        // One column at a time: a large table (the trace) is never held twice in Rust.
+        for (i, col) in schema.columns.iter().enumerate() {
+            let values = column_list(py, &table.column(i))?;
             if schema.name == "info" {
                 t.set_item(col.name, values.get_item(0)?)?;
             } else {

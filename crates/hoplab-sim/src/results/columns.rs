@@ -103,16 +103,43 @@ column_value! {
 }
 
 /// A table of rows (one struct per row).
-pub trait Table: Sized {
+pub trait Table: Sized + 'static {
     const SCHEMA: TableSchema;
-    /// The rows as columns, in `SCHEMA.columns` order.
-    fn columns(rows: &[Self]) -> Vec<ColumnData>;
+    /// One getter per column, in `SCHEMA.columns` order: a column is built
+    /// only when asked for, so a caller converting a large table (the trace)
+    /// holds one column at a time besides the rows.
+    const COLUMNS: &'static [fn(&[Self]) -> ColumnData];
 }
 
 /// A table stored as columns already (one `Vec` per field).
-pub trait ColumnarTable {
+pub trait ColumnarTable: Sized + 'static {
     const SCHEMA: TableSchema;
-    fn columns(&self) -> Vec<ColumnData>;
+    const COLUMNS: &'static [fn(&Self) -> ColumnData];
+}
+
+/// Any result table, whichever way it is stored: its schema and its `i`th
+/// column (`RunOutput::tables`).
+pub trait Columns {
+    fn schema(&self) -> TableSchema;
+    fn column(&self, i: usize) -> ColumnData;
+}
+
+impl<T: Table> Columns for &[T] {
+    fn schema(&self) -> TableSchema {
+        T::SCHEMA
+    }
+    fn column(&self, i: usize) -> ColumnData {
+        T::COLUMNS[i](self)
+    }
+}
+
+impl<T: ColumnarTable> Columns for &T {
+    fn schema(&self) -> TableSchema {
+        T::SCHEMA
+    }
+    fn column(&self, i: usize) -> ColumnData {
+        T::COLUMNS[i](self)
+    }
 }
 
 /// Declares a result row struct and its `Table` schema from one list of
@@ -164,10 +191,9 @@ macro_rules! result_table {
             const SCHEMA: $crate::results::columns::TableSchema =
                 $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
 
-            fn columns(rows: &[Self]) -> Vec<$crate::results::columns::ColumnData> {
-                vec![$(<$ty as $crate::results::columns::ColumnValue>::column(
-                    rows.iter().map(|r| r.$field.clone()).collect()),)*]
-            }
+            const COLUMNS: &'static [fn(&[Self]) -> $crate::results::columns::ColumnData] = &[$(|rows| {
+                <$ty as $crate::results::columns::ColumnValue>::column(rows.iter().map(|r| r.$field.clone()).collect())
+            }),*];
         }
     };
     (@impl [columnar] $name:ident, $table:literal, [$($tdoc:literal),*], $([$($doc:literal),+] $field:ident $ty:ty, $unit:literal),*) => {
@@ -175,9 +201,8 @@ macro_rules! result_table {
             const SCHEMA: $crate::results::columns::TableSchema =
                 $crate::result_table!(@schema $table, [$($tdoc),*], $([$($doc),+] $field $ty, $unit),*);
 
-            fn columns(&self) -> Vec<$crate::results::columns::ColumnData> {
-                vec![$(<$ty as $crate::results::columns::ColumnValue>::column(self.$field.clone()),)*]
-            }
+            const COLUMNS: &'static [fn(&Self) -> $crate::results::columns::ColumnData] =
+                &[$(|t| <$ty as $crate::results::columns::ColumnValue>::column(t.$field.clone())),*];
         }
     };
 }

@@ -7,7 +7,7 @@ pub mod columns;
 
 pub use crate::trace::TraceRow;
 use crate::result_table;
-use columns::{ColumnData, ColumnarTable, Table, TableSchema};
+use columns::{Columns, TableSchema};
 
 result_table! {
     /// One row per flow.
@@ -364,39 +364,37 @@ pub struct RunOutput {
     pub oracle_paths: Vec<OraclePathRow>,
 }
 
-fn rows<T: Table>(rows: &[T]) -> (TableSchema, Vec<ColumnData>) {
-    (T::SCHEMA, T::columns(rows))
-}
-
 impl RunOutput {
-    /// The run's facts and every table as columns, in file order (info
-    /// first): the one list of tables everything else derives from.
-    pub fn tables(&self) -> Vec<(TableSchema, Vec<ColumnData>)> {
+    /// The run's facts and every table, in file order (info first): the one
+    /// list of tables everything else derives from. Columns are built when
+    /// asked for (`Columns::column`).
+    pub fn tables(&self) -> Vec<Box<dyn Columns + '_>> {
         vec![
-            rows(std::slice::from_ref(&self.info)),
-            rows(&self.flows),
-            rows(&self.nodes),
-            rows(&self.drops),
-            (TimeSeries::SCHEMA, self.timeseries.columns()),
-            rows(&self.overhead),
-            rows(&self.route_events),
-            rows(&self.paths),
-            rows(&self.outages),
-            rows(&self.trace),
-            rows(&self.movement),
-            rows(&self.downloads),
-            rows(&self.oracle_paths),
+            Box::new(std::slice::from_ref(&self.info)),
+            Box::new(self.flows.as_slice()),
+            Box::new(self.nodes.as_slice()),
+            Box::new(self.drops.as_slice()),
+            Box::new(&self.timeseries),
+            Box::new(self.overhead.as_slice()),
+            Box::new(self.route_events.as_slice()),
+            Box::new(self.paths.as_slice()),
+            Box::new(self.outages.as_slice()),
+            Box::new(self.trace.as_slice()),
+            Box::new(self.movement.as_slice()),
+            Box::new(self.downloads.as_slice()),
+            Box::new(self.oracle_paths.as_slice()),
         ]
     }
 
     /// The schema of every table (`info` first), in file order.
     pub fn schema() -> Vec<TableSchema> {
-        RunOutput::default().tables().into_iter().map(|(s, _)| s).collect()
+        RunOutput::default().tables().iter().map(|t| t.schema()).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::columns::Table;
     use super::*;
 
     /// Each declared column has as many values as the table has rows, and
@@ -405,11 +403,14 @@ mod tests {
     #[test]
     fn every_field_is_a_declared_column() {
         let out = RunOutput { flows: vec![FlowRow::default(); 2], nodes: vec![NodeRow::default(); 3], ..Default::default() };
-        for (schema, cols) in out.tables() {
-            assert_eq!(schema.columns.len(), cols.len(), "{}", schema.name);
-            let n = cols.first().map_or(0, ColumnData::len);
-            assert!(cols.iter().all(|c| c.len() == n), "{}", schema.name);
+        for t in out.tables() {
+            let schema = t.schema();
+            let n = t.column(0).len();
+            for (i, c) in schema.columns.iter().enumerate() {
+                assert_eq!(t.column(i).len(), n, "{}.{}", schema.name, c.name);
+            }
         }
+        assert_eq!(out.tables()[1].column(0).len(), 2);
         let debug = format!("{:?}", FlowRow::default());
         let names: Vec<&str> = FlowRow::SCHEMA.columns.iter().map(|c| c.name).collect();
         let fields: Vec<&str> = debug
