@@ -116,7 +116,8 @@ class Result:
         self.info = info
         self._frames: dict[str, Any] = dict(zip(TABLES, frames))
         # Tables not yet turned into DataFrames: {table: {column: list}}.
-        self._columns: dict[str, Mapping[str, Any]] = {t: {} for t in TABLES[len(frames):]}
+        self._columns: dict[str, Mapping[str, Any]] = {
+            t: {c: [] for c in SCHEMA[t]} for t in TABLES[len(frames):]}
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
 

@@ -138,8 +138,9 @@ def test_unknown_command_is_a_usage_error():
 def test_no_module_imports_back_into_the_command_group():
     # Command modules import errors and helpers, never hoplab.cli itself
     # (the old cli.py and its seven cli_*.py imported each other 12 times).
-    back = re.compile(r"^\s*(from\s+(\.|hoplab\.cli)\s+import\s+(cli|main)\b|from\s+\.cli\s+import|"
-                      r"from\s+hoplab\.cli\s+import|import\s+hoplab\.cli\b)", re.M)
+    # Relative forms from any depth too: `from ..cli import main`, `from .. import cli`.
+    back = re.compile(r"^\s*(from\s+(\.+|hoplab\.cli)\s+import\s+(cli|main)\b|from\s+\.+cli\s+import|"
+                      r"from\s+hoplab\s+import\s+cli\b|from\s+hoplab\.cli\s+import|import\s+hoplab\.cli\b)", re.M)
     offenders = []
     for p in PKG.rglob("*.py"):
         rel = p.relative_to(PKG).as_posix()

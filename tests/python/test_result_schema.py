@@ -160,3 +160,12 @@ def test_a_scenario_is_parsed_once_on_the_run_path(monkeypatch, small_toml):
 def test_results_reference_is_current():
     # Regenerate with: python -m hoplab._results_doc > docs/RESULTS.md
     assert (ROOT / "docs" / "RESULTS.md").read_text() == results_markdown()
+
+
+def test_a_result_built_from_some_frames_saves_the_others_empty(ecn_run, tmp_path):
+    r = hoplab.Result(dict(ecn_run.info), ecn_run.flows)
+    r.save(tmp_path / "r")
+    back = hoplab.Result.load(tmp_path / "r")
+    pd.testing.assert_frame_equal(back.flows, ecn_run.flows)
+    for t in TABLES[1:]:
+        assert len(getattr(back, t)) == 0 and list(getattr(back, t).columns) == engine_columns(t), t

@@ -31,11 +31,9 @@ use crate::time::{Dur, SimTime};
 /// series costs at most about 2.4 MB in the engine (48 bytes a sample).
 pub const DEFAULT_MAX_SAMPLES: u32 = 50_000;
 
-/// Smallest cap accepted: enough for a readable series.
-#[allow(dead_code)]
+/// Smallest cap accepted (`output.timeseries_max_samples`'s range): enough for a readable series.
 pub const MIN_MAX_SAMPLES: u32 = 16;
 /// Largest cap accepted (48 MB per flow in the engine).
-#[allow(dead_code)]
 pub const MAX_MAX_SAMPLES: u32 = 1_000_000;
 
 /// The stride a series coarsens from when no interval is configured.

@@ -39,7 +39,7 @@ crate::result_table! {
         pub retry: bool [""],
         /// The packet's uid (kept across hops; -1 for control frames).
         pub uid: i64 [""],
-        /// The packet's type ("tcp", "ack", "cbr", "AODV", ...).
+        /// The packet's type: "tcp", "ack", "cbr", "routing", "ARP" or "MAC" (control frames).
         pub packet_type: &'static str [""],
         /// IP source of the packet (-1 without a packet).
         pub packet_src: i64 [""],

@@ -41,9 +41,6 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     """Print what happens around a route break: movement, declared link
     failures (false ones marked), route errors, discoveries, the first data
     over a new path with the outage, and the first ACK after it."""
-    import json
-
-    from .. import _core
     from ..papers.seed003 import timeline as tl
     from .._run import run_text
 
@@ -53,8 +50,8 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
         # Another protocol: its own defaults unless --preset names one.
         routing["protocol"] = protocol
         routing.pop("preset", None)
-        for other in ("aodv", "dsr", "olsr", "dsdv"):
-            if other != protocol:
+        for other in _protocols():
+            if other not in ("static", protocol):
                 routing.pop(other, None)
     if preset is not None:
         routing["preset"] = preset

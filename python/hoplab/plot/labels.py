@@ -1,7 +1,7 @@
 """Axis labels with units, read from hoplab's column names.
 
 Every column that carries a unit ends in it (docs/SCENARIO.md,
-"Conventions"; result.SCHEMA): `throughput_kbps` -> "throughput (kbit/s)",
+"Conventions"; the engine's result schema, `_schema.py`): `throughput_kbps` -> "throughput (kbit/s)",
 `rtt_mean_ms` -> "rtt mean (ms)". A factor column from a design is named by
 its dotted scenario field (`tcp.max_cwnd`); its last part names the axis.
 Counts without a suffix get the unit the schema gives them in words.
@@ -24,7 +24,7 @@ SUFFIX_UNITS = {
     "_w": "W",
 }
 
-# Columns without a unit suffix whose unit is known (result.SCHEMA and the
+# Columns without a unit suffix whose unit is known (the result schema, `_schema.py`, and the
 # scenario reference): windows count segments; retransmission_index is a
 # percentage (README, "retx idx %"); loss_rate a fraction.
 NAMED_UNITS = {

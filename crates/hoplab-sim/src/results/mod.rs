@@ -270,7 +270,7 @@ result_table! {
         /// ns-2 drop code: IFQ, RET, COL, DUP, NRTE, TTL, CBK, LOOP, TOUT,
         /// QFULL, SAL, ARP, END.
         pub reason: &'static str [""],
-        /// The dropped packets' type ("tcp", "ack", "cbr", "AODV", ...).
+        /// The dropped packets' type: "tcp", "ack", "cbr", "routing", "ARP" or "MAC".
         pub packet_type: &'static str [""],
         /// Packets dropped.
         pub count: u64 [""],
@@ -369,20 +369,23 @@ impl RunOutput {
     /// list of tables everything else derives from. Columns are built when
     /// asked for (`Columns::column`).
     pub fn tables(&self) -> Vec<Box<dyn Columns + '_>> {
+        // Destructured, so that a field added to RunOutput without a place
+        // here does not compile.
+        let RunOutput { info, flows, nodes, drops, timeseries, overhead, route_events, paths, outages, trace, movement, downloads, oracle_paths } = self;
         vec![
-            Box::new(std::slice::from_ref(&self.info)),
-            Box::new(self.flows.as_slice()),
-            Box::new(self.nodes.as_slice()),
-            Box::new(self.drops.as_slice()),
-            Box::new(&self.timeseries),
-            Box::new(self.overhead.as_slice()),
-            Box::new(self.route_events.as_slice()),
-            Box::new(self.paths.as_slice()),
-            Box::new(self.outages.as_slice()),
-            Box::new(self.trace.as_slice()),
-            Box::new(self.movement.as_slice()),
-            Box::new(self.downloads.as_slice()),
-            Box::new(self.oracle_paths.as_slice()),
+            Box::new(std::slice::from_ref(info)),
+            Box::new(flows.as_slice()),
+            Box::new(nodes.as_slice()),
+            Box::new(drops.as_slice()),
+            Box::new(timeseries),
+            Box::new(overhead.as_slice()),
+            Box::new(route_events.as_slice()),
+            Box::new(paths.as_slice()),
+            Box::new(outages.as_slice()),
+            Box::new(trace.as_slice()),
+            Box::new(movement.as_slice()),
+            Box::new(downloads.as_slice()),
+            Box::new(oracle_paths.as_slice()),
         ]
     }
 
@@ -394,31 +397,51 @@ impl RunOutput {
 
 #[cfg(test)]
 mod tests {
-    use super::columns::Table;
+    use super::columns::{ColumnData, Table};
     use super::*;
 
-    /// Each declared column has as many values as the table has rows, and
-    /// the Debug text of a row names exactly the declared columns (so a field
-    /// added outside the macro would be caught).
+    /// Each column carries its own field's values: every FlowRow field gets
+    /// a distinct value and the column of that name must return it (a getter
+    /// wired to the wrong field, or a table missing from `tables()`, fails).
     #[test]
-    fn every_field_is_a_declared_column() {
-        let out = RunOutput { flows: vec![FlowRow::default(); 2], nodes: vec![NodeRow::default(); 3], ..Default::default() };
-        for t in out.tables() {
+    fn each_column_returns_its_own_field() {
+        // Each numeric field holds its own column index.
+        let row = FlowRow {
+            flow: 0, kind: "ftp", src: 2, dst: 3, start_s: 4.0, end_s: 5.0, bytes_delivered: 6, throughput_kbps: 7.0,
+            packets_sent: 8, retransmissions: 9, packets_received: 10, retransmission_index: 11.0, loss_rate: 12.0,
+            rtt_mean_ms: 13.0, rtt_std_ms: 14.0, rtt_samples: 15, timeouts: 16, fast_retransmits: 17, stream_errors: 18,
+            completed: true, route_changes: 20, rto_time_s: 21.0, no_route_s: 22.0, longest_gap_s: 23.0, elfn_events: 24,
+            probes: 25, standby_s: 26.0, adtcp_congestion: 27, adtcp_channel_error: 28, adtcp_route_change: 29,
+            adtcp_disconnection: 30, delay_mean_ms: 31.0, delay_std_ms: 32.0, jitter_ms: 33.0, completion_s: 34.0,
+            transfer_throughput_kbps: 35.0, ecn_reductions: 36,
+        };
+        let out = RunOutput { flows: vec![row.clone(), row], ..Default::default() };
+        let tables = out.tables();
+        let flows = tables.iter().find(|t| t.schema().name == "flows").unwrap();
+        let columns = FlowRow::SCHEMA.columns;
+        assert_eq!(columns.len(), 37);
+        for (i, c) in columns.iter().enumerate() {
+            let want = match c.name {
+                "kind" => ColumnData::Str(vec!["ftp"; 2]),
+                "completed" => ColumnData::Bool(vec![true; 2]),
+                _ => {
+                    let n = i as u64;
+                    match flows.column(i) {
+                        ColumnData::U32(_) => ColumnData::U32(vec![n as u32; 2]),
+                        ColumnData::U64(_) => ColumnData::U64(vec![n; 2]),
+                        ColumnData::F64(_) => ColumnData::F64(vec![n as f64; 2]),
+                        other => panic!("{}: {other:?}", c.name),
+                    }
+                }
+            };
+            assert_eq!(flows.column(i), want, "{}", c.name);
+        }
+        for t in &tables {
             let schema = t.schema();
-            let n = t.column(0).len();
-            for (i, c) in schema.columns.iter().enumerate() {
-                assert_eq!(t.column(i).len(), n, "{}.{}", schema.name, c.name);
+            for i in 0..schema.columns.len() {
+                assert_eq!(t.column(i).len(), if schema.name == "flows" { 2 } else if schema.name == "info" { 1 } else { 0 });
             }
         }
-        assert_eq!(out.tables()[1].column(0).len(), 2);
-        let debug = format!("{:?}", FlowRow::default());
-        let names: Vec<&str> = FlowRow::SCHEMA.columns.iter().map(|c| c.name).collect();
-        let fields: Vec<&str> = debug
-            .trim_start_matches("FlowRow {")
-            .split(", ")
-            .map(|kv| kv.split(':').next().unwrap().trim())
-            .collect();
-        assert_eq!(fields, names);
     }
 
     #[test]

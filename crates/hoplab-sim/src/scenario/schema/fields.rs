@@ -105,9 +105,11 @@ const COORD: Range = Range::closed(-1e6, 1e6, "within 1000 km of the origin: wid
 const AREA_SIDE: Range = Range::closed(0.1, 1e6, "0.1 m to 1000 km: wider than any single ad hoc network");
 const NODE_ID: Range = Range::closed(0.0, 999_999.0, "a node of the topology (at most 1,000,000 nodes)");
 const RUN_TIME: Range = Range::closed(0.0, 1e7, "within the longest supported run (1e7 s)");
+// RFC 3626 §18.3: Htime/Vtime travel as an 8-bit mantissa/exponent, C*(1+a/16)*2^b with
+// C = 1/16 s (§3.3.2), so the largest is a = 15, b = 15: 0.0625 * (1 + 15/16) * 32768 = 3968 s.
 const OLSR_VTIME: Range = Range::closed(
     0.0625,
-    3968.0,
+    0.0625 * (1.0 + 15.0 / 16.0) * 32768.0,
     "RFC 3626 §18.3: Htime/Vtime travel as an 8-bit mantissa/exponent, 1/16 s to ~3968 s",
 );
 const UNIT_FRACTION: Range = Range::closed(0.0, 1.0, "a fraction");
@@ -310,7 +312,7 @@ pub const FIELDS: &[Field] = &[
     // --- output ---
     o("output.timeseries", "bool", "our choice", "record cwnd/ssthresh/srtt/rto time series"),
     n("output.timeseries_interval_s", "float", S, Range::closed(0.0, 1e7, "0 keeps every change; at most the longest run"), "our choice (series.rs)", "keep the last change of each series per interval"),
-    n("output.timeseries_max_samples", "integer", "samples", Range::closed(16.0, 1e6, "enough for a figure; 1e6 per flow bounds memory"), "our choice (series.rs)", "cap per flow: the interval doubles and samples merge when reached"),
+    n("output.timeseries_max_samples", "integer", "samples", Range::closed(crate::series::MIN_MAX_SAMPLES as f64, crate::series::MAX_MAX_SAMPLES as f64, "enough for a figure; 1e6 per flow bounds memory"), "our choice (series.rs)", "cap per flow: the interval doubles and samples merge when reached"),
     o("output.trace", "bool", "our choice", "record the event trace"),
     // --- lred ---
     o("lred.enabled", "bool", "seed 001 §5.5", "link-layer ECN marking"),
