@@ -5,7 +5,8 @@ protocol module.
 
 Nodes are the crate's top-level modules, and each submodule of `wire`
 (`wire::tcp`, ...) and of `scenario` (`scenario::cost`, ...). Edges are `crate::x`, `super::x` and `use crate::{x, ..}`
-references outside `#[cfg(test)]` code. Exit 0 when clean; 1 with the cycle
+references, and a parent's `pub use child::..` re-exports (so a cycle through
+a re-exported name is seen), outside `#[cfg(test)]` code. Exit 0 when clean; 1 with the cycle
 or the offending import listed. `--graph` prints the edges; `--src DIR`
 checks another source tree.
 
@@ -26,6 +27,11 @@ SPLIT = ("wire", "scenario")
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 CFG_TEST_MOD_FILE = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(" + IDENT + r")\s*;")
 CFG_TEST_BLOCK = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+" + IDENT + r"\s*\{")
+# `use child::...` / `pub use self::child::...`: a path relative to the file's own module
+# (how a parent re-exports its submodules' items).
+REL_USE = re.compile(r"\b(?:pub(?:\([^)]*\))?\s+)?use\s+(?:self\s*::\s*)?(" + IDENT + r")\s*::\s*")
+# A single test-only item (`#[cfg(test)] use ...;`), besides whole test modules.
+CFG_TEST_USE = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?use\s[^;]*;")
 PATH_REF = re.compile(r"\b(crate|super)((?:\s*::\s*(?:super|" + IDENT + r"))*)\s*::\s*(\{)?")
 
 
@@ -76,7 +82,8 @@ def strip_comments_and_strings(src):
 
 
 def remove_test_blocks(src):
-    """Drop inline `#[cfg(test)] mod x { ... }` blocks."""
+    """Drop `#[cfg(test)] use ...;` items and inline `#[cfg(test)] mod x { ... }` blocks."""
+    src = CFG_TEST_USE.sub("", src)
     while True:
         m = CFG_TEST_BLOCK.search(src)
         if not m:
@@ -149,9 +156,13 @@ def targets(base, rest):
     return [base + segs]
 
 
-def references(modpath, is_mod_file, src):
+def references(modpath, is_mod_file, src, modules=frozenset()):
     """Module paths referenced from a file whose module path is `modpath`."""
     refs = []
+    for m in REL_USE.finditer(src):
+        child = m.group(1)
+        if child not in ("crate", "super", "self") and tuple(modpath) + (child,) in modules:
+            refs.extend(targets(list(modpath), src[m.start(1):m.start(1) + 4000].split(";", 1)[0]))
     for m in PATH_REF.finditer(src):
         kind, chain = m.group(1), m.group(2)
         segs = [s for s in re.split(r"\s*::\s*", chain) if s]
@@ -202,7 +213,7 @@ def graph(root):
         modpath = module_path(rel)
         src = remove_test_blocks(strip_comments_and_strings(text))
         here = node_of(modpath, modules)
-        for target in references(modpath, os.path.basename(rel) == "mod.rs", src):
+        for target in references(modpath, os.path.basename(rel) == "mod.rs", src, modules):
             there = node_of(target, modules)
             if here is None or there is None or there == here:
                 continue

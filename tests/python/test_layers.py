@@ -43,3 +43,20 @@ def test_the_check_finds_a_cycle_and_a_wire_import(tmp_path):
     assert r.returncode == 1
     assert "wire layer imports a protocol module: wire::packet -> net" in r.stdout
     assert "import cycle among 3 modules (net, tcp, wire::packet)" in r.stdout
+
+
+def test_the_check_follows_a_parents_re_export_and_skips_test_only_uses(tmp_path):
+    # scenario/mod.rs re-exports model's item; model imports tcp; tcp uses the
+    # re-exported name: a cycle through the re-export.
+    src = tmp_path / "src"
+    (src / "scenario").mkdir(parents=True)
+    (src / "lib.rs").write_text("mod scenario;\nmod tcp;\nmod time;\n")
+    (src / "scenario" / "mod.rs").write_text("mod model;\npub use model::Scenario;\n"
+                                             "#[cfg(test)]\nuse crate::time::Dur;\n")
+    (src / "scenario" / "model.rs").write_text("use crate::tcp::TcpParams;\n")
+    (src / "tcp.rs").write_text("use crate::scenario::Scenario;\n")
+    (src / "time.rs").write_text("")
+    mod = load()
+    edges = mod.graph(str(src))
+    assert set(edges["scenario"]) == {"scenario::model"}, "test-only uses do not count"
+    assert mod.cycles(edges) == [["scenario", "scenario::model", "tcp"]]
