@@ -9,16 +9,17 @@ from click.testing import CliRunner
 from hoplab.papers.seed001 import experiment as r1
 from hoplab.cli import cli
 from hoplab.papers import ReproduceError
+from hoplab.papers._framework import parse_hops
 
 
 def test_parse_hops():
-    assert r1.parse_hops("6,14") == (6, 14)
-    assert r1.parse_hops("4-8") == (4, 5, 6, 7, 8)
-    assert r1.parse_hops("4-22:2") == r1.DEFAULT_HOPS
-    assert r1.parse_hops("14, 4-6") == (4, 5, 6, 14)
+    assert parse_hops("6,14") == (6, 14)
+    assert parse_hops("4-8") == (4, 5, 6, 7, 8)
+    assert parse_hops("4-22:2") == r1.DEFAULT_HOPS
+    assert parse_hops("14, 4-6") == (4, 5, 6, 14)
     for bad in ("", "x", "8-4", "4-8:0", "0"):
         with pytest.raises(ReproduceError, match="--hops"):
-            r1.parse_hops(bad)
+            parse_hops(bad)
 
 
 def test_scenarios_follow_the_paper():

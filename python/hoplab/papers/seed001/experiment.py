@@ -54,7 +54,6 @@ from ..._table import text_table
 from ... import lab
 from .._grid import run_grid
 from .._framework import ReproduceError, data_frame
-from .._framework import parse_hops, parse_list  # noqa: F401  (this paper's --hops, --only, --schemes)
 
 # Seed 001 §3.1: 2 Mbps, two-ray ground, transmission range 250 m, carrier
 # sensing range 550 m, interference range 550 m. The rest of the MAC is

@@ -169,6 +169,16 @@ def report_chain(rows: pd.DataFrame, T: dict[Key, dict[int, float]]) -> str:
     return "\n".join(out + [""] + t1 + ["", _verdicts(items)])
 
 
+def _longest(q: dict[int, float]) -> int:
+    """The node (0-based) with the longest mean interface queue (seed 002 §7.3)."""
+    return max(q, key=q.get)
+
+
+def _runs_longest_at(d: pd.DataFrame, node: int) -> int:
+    """How many runs had their longest mean queue at ``node``."""
+    return sum(1 for t in d.ifq if (q := _ifq(t)) and _longest(q) == node)
+
+
 # ------------------------------------------------------------ one-to-four
 def report_one_to_four(rows: pd.DataFrame, T: dict[Key, dict[int, float]]) -> str:
     d = with_fractions(rows[rows.exp == "one-to-four"], T)
@@ -179,13 +189,13 @@ def report_one_to_four(rows: pd.DataFrame, T: dict[Key, dict[int, float]]) -> st
         q = _ifq(r.ifq)
         body.append([r.routing.upper(), _tcp_label(r.variant, r.mss, r.window), _f(r.thr1_kbps), _f(r.exp1_kbps),
                      _f(r.frac1, ".2f"), _f(r.loss1, ".4f"), _f(r.completion1_s, ".1f"), int(r.timeouts1),
-                     f"{max(q, key=q.get) + 1} ({max(q.values()):.2f})" if q else "-", _f(q.get(0, float("nan")), ".2f")])
+                     f"{_longest(q) + 1} ({max(q.values()):.2f})" if q else "-", _f(q.get(0, float("nan")), ".2f")])
     head = ["routing", "TCP", "kbit/s", "expected", "fraction", "loss rate", "done at s", "RTOs",
             "longest queue: node (mean pkts)", "node one's"]
     aodv, dsr = d[d.routing == "aodv"], d[d.routing == "dsr"]
     loss_ratio = aodv.loss1.mean() / dsr.loss1.mean() if dsr.loss1.mean() > 0 else float("inf")
     corr = _corr(d.window, d.loss1)
-    node1 = sum(1 for t in d.ifq if (q := _ifq(t)) and max(q, key=q.get) == 0)
+    node1 = _runs_longest_at(d, 0)
     items = [
         ("DSR reaches more than ~92 % of the expected throughput in every run", ">= 0.92",
          f"min {dsr.frac1.min():.2f}", bool(dsr.frac1.min() >= 0.85)),
@@ -210,10 +220,10 @@ def report_overlap(rows: pd.DataFrame, T: dict[Key, dict[int, float]]) -> str:
         q = _ifq(r.ifq)
         body.append([r.routing.upper(), _tcp_label(r.variant, r.mss, r.window), _f(r.thr1_kbps), _f(r.frac1, ".2f"),
                      _f(r.loss1, ".4f"), _f(r.thr2_kbps), _f(r.frac2, ".2f"), _f(r.loss2, ".4f"),
-                     f"{max(q, key=q.get) + 1}" if q else "-"])
+                     f"{_longest(q) + 1}" if q else "-"])
     head = ["routing", "TCP", "s1 kbit/s", "s1 fraction", "s1 loss", "s2 kbit/s", "s2 fraction", "s2 loss",
             "longest queue (node)"]
-    node3 = sum(1 for t in d.ifq if (q := _ifq(t)) and max(q, key=q.get) == 2)
+    node3 = _runs_longest_at(d, 2)
     by = _drops_by_routing(d)
     aodv_drops, dsr_drops = (_packet_drops(by[p]) if p in by else float("nan") for p in ("aodv", "dsr"))
     items = [
