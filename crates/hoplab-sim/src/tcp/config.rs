@@ -240,9 +240,12 @@ impl TcpConfig {
         let mss = p.mss.unwrap_or(d.mss);
         // `delayed_ack = false` alone means the `every` receiver.
         let receiver = p.receiver.unwrap_or(if p.delayed_ack == Some(false) { TcpReceiver::Every } else { d.receiver });
+        let variant = p.variant.unwrap_or(d.variant);
         TcpConfig {
-            variant: p.variant.unwrap_or(d.variant),
-            vegas: VegasParams::from_params(p),
+            variant,
+            // Only Vegas reads them; another variant keeps the defaults, so
+            // its config equals one written without the vegas_* fields.
+            vegas: if variant == Variant::Vegas { VegasParams::from_params(p) } else { d.vegas },
             mss,
             initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
             max_cwnd: p.max_cwnd.filter(|&m| m > 0),

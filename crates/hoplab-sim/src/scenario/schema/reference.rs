@@ -11,7 +11,7 @@ use crate::scenario::error::ScenarioError;
 use crate::scenario::model::Scenario;
 use crate::scenario::output::Output;
 use crate::scenario::routing::{preset_tables, PROTOCOLS};
-use crate::tcp::config::{TcpParams, Variant};
+use crate::tcp::config::TcpParams;
 use crate::tcp::{few, vegas::VegasParams, TcpConfig};
 use serde::Serialize;
 use toml::Value;
@@ -37,8 +37,7 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
     let c = TcpConfig::from_params(p);
     let v = VegasParams::from_params(p);
     TcpParams {
-        // TcpConfig::default().variant (a test checks they agree).
-        variant: Some(p.variant.unwrap_or(Variant::NewReno)),
+        variant: Some(c.variant),
         mss: Some(c.mss),
         max_cwnd: Some(c.max_cwnd.unwrap_or(0)),
         receive_window: Some(c.receive_window),

@@ -143,8 +143,3 @@ fn the_resolved_scenario_reparses_to_itself() {
     assert_eq!(resolved_toml(&parse(&once).unwrap()).unwrap(), once);
 }
 
-#[test]
-fn resolved_tcp_variant_matches_the_engine_default() {
-    let t = super::reference::resolved_tcp(&Default::default());
-    assert_eq!(t.variant.unwrap(), crate::tcp::TcpConfig::default().variant);
-}

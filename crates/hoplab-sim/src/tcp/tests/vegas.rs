@@ -392,6 +392,7 @@ fn parameters_come_from_the_scenario() {
     // The Vegas fields do nothing for the other variants.
     let c = TcpConfig::from_params(&TcpParams { vegas_alpha: Some(2), ..TcpParams::default() });
     assert_eq!(c.variant, Variant::NewReno);
+    assert_eq!(c, TcpConfig::from_params(&TcpParams::default()));
 }
 
 #[test]
