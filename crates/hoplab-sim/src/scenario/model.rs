@@ -3,6 +3,7 @@
 
 use super::output::Output;
 use super::routing::Routing;
+use super::schema::compat::Compat;
 use crate::app::config::Flow;
 use crate::mac::config::Mac;
 use crate::mobility::config::{Mobility, Topology};
@@ -22,6 +23,10 @@ pub struct Scenario {
     /// Default seed; a seed given to `run` overrides it.
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// Whose reading of the protocols: "standard" (IEEE 802.11, the RFCs) or
+    /// "ns2" (ns-2.35's; schema/compat.rs lists what it sets).
+    #[serde(default, skip_serializing_if = "Compat::is_standard")]
+    pub compat: Compat,
     pub topology: Topology,
     #[serde(default)]
     pub radio: Radio,

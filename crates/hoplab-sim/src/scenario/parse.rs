@@ -21,7 +21,7 @@ impl Scenario {
         let de = toml::de::Deserializer::parse(s).map_err(syntax)?;
         let mut tree = toml::Value::Table(s.parse::<toml::Table>().map_err(syntax)?);
         let warnings = super::schema::rename::upgrade(&mut tree)?;
-        let sc = if warnings.is_empty() {
+        let sc: Scenario = if warnings.is_empty() {
             // Deserialise the text itself so that errors can give a line.
             serde_path_to_error::deserialize(de).map_err(|e| {
                 let msg = e.inner().message().to_string();
@@ -29,6 +29,13 @@ impl Scenario {
                 path_error(e.path(), format!("{msg}{span}"))
             })?
         } else {
+            serde_path_to_error::deserialize(tree.clone()).map_err(|e| path_error(e.path(), e.inner().message().to_string()))?
+        };
+        // The profile fills in fields of a scenario already known to parse.
+        let sc = if sc.compat.is_standard() {
+            sc
+        } else {
+            super::schema::compat::apply(&mut tree);
             serde_path_to_error::deserialize(tree).map_err(|e| path_error(e.path(), e.inner().message().to_string()))?
         };
         Ok((Self::checked(sc)?, warnings))
@@ -42,6 +49,11 @@ impl Scenario {
             return err("", "a scenario is a JSON object ({\"duration_s\": ..., \"topology\": {...}})");
         }
         let warnings = super::schema::rename::upgrade(&mut tree)?;
+        if tree.get("compat").is_some_and(|c| c.as_str() != Some("standard")) {
+            // Refuse a bad name before the profile fills anything in.
+            serde_path_to_error::deserialize::<_, Scenario>(tree.clone()).map_err(|e| path_error(e.path(), e.inner().to_string()))?;
+            super::schema::compat::apply(&mut tree);
+        }
         let sc = serde_path_to_error::deserialize(tree).map_err(|e| path_error(e.path(), e.inner().to_string()))?;
         Ok((Self::checked(sc)?, warnings))
     }

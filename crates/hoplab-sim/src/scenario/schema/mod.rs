@@ -12,6 +12,7 @@
 //! routing presets, and a test checks that the table and the serialised
 //! structs list exactly the same fields, so neither can drift.
 
+pub mod compat;
 pub mod fields;
 pub mod ranges;
 pub mod reference;

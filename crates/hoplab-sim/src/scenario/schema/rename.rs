@@ -39,6 +39,31 @@ pub trait Tree: Sized {
     fn has(&self, key: &str) -> bool;
     /// Move `old` to `new` (the caller checked that `new` is absent).
     fn rename(&mut self, old: &str, new: &str);
+    /// The string at `key`, if it is one.
+    fn get_str(&self, key: &str) -> Option<String>;
+    /// Set `key` to `value` unless present (a table only).
+    fn insert_absent(&mut self, key: &str, value: toml::Value);
+
+    /// The string at a dotted path of tables.
+    fn get_path_str(&mut self, path: &str) -> Option<String> {
+        match path.split_once('.') {
+            None => self.get_str(path),
+            Some((head, rest)) => self.child(head)?.get_path_str(rest),
+        }
+    }
+    /// Set a dotted path of tables to `value` unless present, creating the
+    /// missing tables; a non-table on the way leaves it to parsing to refuse.
+    fn fill(&mut self, path: &str, value: toml::Value) {
+        match path.split_once('.') {
+            None => self.insert_absent(path, value),
+            Some((head, rest)) => {
+                self.insert_absent(head, toml::Value::Table(toml::Table::new()));
+                if let Some(c) = self.child(head) {
+                    c.fill(rest, value);
+                }
+            }
+        }
+    }
 }
 
 impl Tree for toml::Value {
@@ -58,6 +83,14 @@ impl Tree for toml::Value {
             }
         }
     }
+    fn get_str(&self, key: &str) -> Option<String> {
+        self.as_table()?.get(key)?.as_str().map(str::to_string)
+    }
+    fn insert_absent(&mut self, key: &str, value: toml::Value) {
+        if let Some(t) = self.as_table_mut() {
+            t.entry(key).or_insert(value);
+        }
+    }
 }
 
 impl Tree for serde_json::Value {
@@ -75,6 +108,14 @@ impl Tree for serde_json::Value {
             if let Some(v) = t.remove(old) {
                 t.insert(new.to_string(), v);
             }
+        }
+    }
+    fn get_str(&self, key: &str) -> Option<String> {
+        self.as_object()?.get(key)?.as_str().map(str::to_string)
+    }
+    fn insert_absent(&mut self, key: &str, value: toml::Value) {
+        if let Some(t) = self.as_object_mut() {
+            t.entry(key).or_insert_with(|| serde_json::to_value(value).expect("a TOML value is JSON"));
         }
     }
 }

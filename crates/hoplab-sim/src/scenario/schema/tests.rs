@@ -59,6 +59,8 @@ fn the_table_lists_exactly_the_fields_the_structs_have() {
         let s = BASE.replace("kind = \"chain\"\nnodes = 3\nspacing_m = 200.0", topo);
         leaves(&resolved(&parse(&s).unwrap()).unwrap(), String::new(), &mut seen);
     }
+    let ns2 = parse(&format!("compat = \"ns2\"\n{BASE}")).unwrap();
+    leaves(&resolved(&ns2).unwrap(), String::new(), &mut seen);
     for p in PROTOCOLS {
         let s = format!("{BASE}[routing]\nprotocol = \"{p}\"\n");
         leaves(&resolved(&parse(&s).unwrap()).unwrap(), String::new(), &mut seen);
