@@ -22,9 +22,9 @@ from hoplab.papers._grid import run_grid
 
 SHARED = {"--out", "--jobs", "--help", "-h"}
 OWN = {
-    "seed000": {"--replicas", "--receiver", "--routing", "--duration", "--plot"},
-    "seed000-routing": {"--replicas", "--receiver", "--duration", "--plot"},
-    "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only"},
+    "seed000": {"--replicas", "--receiver", "--routing", "--duration", "--reading", "--plot"},
+    "seed000-routing": {"--replicas", "--receiver", "--duration", "--reading", "--plot"},
+    "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only", "--reading"},
     "seed002": {"--replicas", "--only"},
     "seed003": {"--replicas", "--plot"},
     "seed004": {"--replicas", "--duration", "--plots", "--plot"},

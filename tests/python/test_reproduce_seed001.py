@@ -23,7 +23,7 @@ def test_parse_hops():
 
 
 def test_scenarios_follow_the_paper():
-    sc = r1.Task("chain", 6, 4, "dsr", "tcp", 3, 200.0).scenario()
+    sc = r1.Task("chain", 6, 4, "dsr", "tcp", 3, 200.0, "standard").scenario()
     assert sc["topology"] == {"kind": "chain", "nodes": 7, "spacing_m": 200.0}
     assert sc["radio"]["tx_range_m"] == 250.0 and sc["radio"]["cs_range_m"] == 550.0
     assert sc["radio"]["interference_range_m"] == 550.0
@@ -35,6 +35,25 @@ def test_scenarios_follow_the_paper():
     assert grid["topology"]["rows"] == grid["topology"]["cols"] == 7
     assert [(f["src"], f["dst"]) for f in grid["flows"]] == [(21, 27)] * 2  # the middle row
     assert grid["routing"] == {"protocol": "static"}
+    assert "compat" not in sc
+
+
+def test_the_ns2_reading_is_the_ns2_profile_with_ns2_defaults():
+    # The paper ran ns-2: the main reading leaves TCP's segment size, sink and
+    # initial window, and the DSR preset, to `compat = "ns2"` (ns-2's defaults).
+    import json
+    import tomllib
+
+    from hoplab import _core
+
+    t = r1.Task("chain", 6, 2, "dsr", "few", 1, 200.0)
+    assert t.reading == "ns2"
+    sc = t.scenario()
+    assert sc["compat"] == "ns2" and sc["routing"] == {"protocol": "dsr"}
+    assert sc["tcp"] == {"variant": "new_reno", "receive_window_bytes": 20000, "few_alpha": 0.01}
+    resolved = tomllib.loads(_core.resolved_scenario(json.dumps(sc), "json"))
+    assert resolved["tcp"]["mss_bytes"] == 1000 and resolved["tcp"]["receiver"] == "every"
+    assert resolved["tcp"]["initial_cwnd"] == 1
 
 
 def test_schemes_use_the_agreed_fields():
@@ -44,14 +63,14 @@ def test_schemes_use_the_agreed_fields():
     assert adtcp["tcp"]["adtcp"] is True and adtcp["tcp"]["few_alpha"] == 0.01
     ecn = r1.Task("chain", 4, 2, "dsr", "ecn", 1, 10.0).scenario()
     assert ecn["tcp"]["ecn"] is True and ecn["lred"] == {"enabled": True} and "few_alpha" not in ecn["tcp"]
-    tcp = r1.Task("chain", 4, 1, "dsr", "tcp", 1, 10.0).scenario()
+    tcp = r1.Task("chain", 4, 1, "dsr", "tcp", 1, 10.0, "standard").scenario()
     assert set(tcp["tcp"]) == {"variant", "mss_bytes"} and "lred" not in tcp
 
 
 def test_plan_counts_and_durations():
     plan = r1.Plan(hops=(4, 6), replicas=2)
     tasks = plan.tasks()
-    per_seed = 4 + 2 * 2 * len(r1.FIG9_CURVES) + 2 * len(r1.FIG12_CURVES)
+    per_seed = 2 * 4 + 2 * 2 * len(r1.FIG9_CURVES) + 2 * len(r1.FIG12_CURVES)  # Table 1 in both readings
     assert len(tasks) == 2 * per_seed
     assert len({t.key() for t in tasks}) == len(tasks)
     assert {t.duration for t in tasks if t.topology == "grid"} == {120.0}
@@ -98,14 +117,16 @@ def test_reproduce_seed001_smoke(tmp_path):
     assert "not run (add 14 to --hops)" in text and "Not reproduced" in text
     assert "[1/" in r.stderr
     runs = pd.read_csv(out / "runs.csv")
-    assert len(runs) == 4 + 5  # Table 1; 4 hops: static/DSR x 1 and 4 flows, DSR x 2 flows
+    assert len(runs) == 8 + 5  # Table 1 in both readings; 4 hops: static/DSR x 1 and 4 flows, DSR x 2 flows
+    assert set(runs["reading"]) == {"ns2", "standard"}
+    assert set(runs.loc[runs.topology == "chain", "reading"]) == {"ns2", "standard"}
     assert (runs["throughput_kbps"] > 0).all()
     assert set(runs.loc[runs.routing == "static", "link_breaks"]) == {0}
     assert (out / "summary.csv").is_file()
     r2 = CliRunner().invoke(cli, args)
     assert r2.exit_code == 0
-    assert "reusing 9" in r2.stderr
-    assert len(pd.read_csv(out / "runs.csv")) == 9
+    assert "reusing 13" in r2.stderr
+    assert len(pd.read_csv(out / "runs.csv")) == 13
 
 
 def test_reproduce_seed001_bad_options():
@@ -121,6 +142,7 @@ def _fake_runs(plan: r1.Plan, kbps: dict[str, float]) -> pd.DataFrame:
         curve = "static" if t.routing == "static" else t.scheme
         rows.append({c: 0 for c in r1.RUN_COLUMNS} | {
             "topology": t.topology, "hops": t.hops, "flows": t.flows, "routing": t.routing, "scheme": t.scheme,
+            "reading": t.reading,
             "seed": t.seed, "duration_s": t.duration, "throughput_kbps": kbps[curve] + t.seed,
             "flow_kbps": f"{kbps[curve] / 2};{kbps[curve] / 2}", "avg_cwnd": 2.0, "shortest_path_share": 1.0,
             "event_hash": "0"})

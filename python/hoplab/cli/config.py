@@ -62,7 +62,7 @@ def markdown() -> str:
         top = f["path"].split(".")[0].split("[")[0]
         if f["path"].startswith("routing.") and f["path"].count(".") >= 2:
             top = "routing." + f["path"].split(".")[1]
-        if top in ("name", "seed", "duration_s"):
+        if "." not in f["path"]:
             top = "top level"
         if top != section:
             section = top
@@ -72,6 +72,13 @@ def markdown() -> str:
         rng = f["range"] + (f" — {f['why']}" if f["why"] else "")
         out.append(f"| `{f['path']}` — {_cell(f['doc'])} | {_cell(f['ty'])} | {f['unit']} | "
                    f"{_cell(f['default'])} | {_cell(rng)} | {_cell(f['source'])} |")
+    out += ["", "## compat profiles", "",
+            "`compat = \"NAME\"` fills in these values where the scenario leaves the field unset (a value the",
+            "scenario gives always wins); `hoplab config --resolved` shows the result.", "",
+            "| profile | field | value | when | source |", "|---|---|---|---|---|"]
+    for e in ref.get("profiles", []):
+        out.append(f"| {e['profile']} | `{e['path']}` | `{_cell(e['value'])}` | {_cell(e['when'] or '')} | "
+                   f"{_cell(e['source'])} |")
     return "\n".join(out) + "\n"
 
 

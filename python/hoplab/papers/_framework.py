@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import click
 
 __all__ = ["Paper", "Outcome", "Progress", "ReproduceError", "Failure", "command", "option", "replicas_option",
-           "duration_option", "parse_hops", "parse_list", "data_frame", "sweep_figure"]
+           "duration_option", "reading_option", "READINGS", "parse_hops", "parse_list", "data_frame", "sweep_figure"]
 
 Progress = Callable[[str], None]
 
@@ -78,6 +78,21 @@ def replicas_option(help: str) -> Callable[[Any], Any]:
 
 def duration_option(help: str) -> Callable[[Any], Any]:
     return click.option("--duration", type=click.FloatRange(0, 1e7, min_open=True), default=None, help=help)
+
+
+# How a reproduction reads the paper's simulator: "ns2" runs `compat = "ns2"`
+# (ns-2.35's rules, scenario/schema/compat.rs), "standard" hoplab's defaults
+# (IEEE 802.11, the RFCs), "both" each, side by side.
+READINGS = ("ns2", "standard", "both")
+
+
+def reading_option(help: str, default: str = "ns2") -> Callable[[Any], Any]:
+    return click.option("--reading", type=click.Choice(READINGS), default=default, show_default=True, help=help)
+
+
+def readings(choice: str) -> tuple[str, ...]:
+    """The readings to run for a --reading choice, the main one first."""
+    return ("ns2", "standard") if choice == "both" else (choice,)
 
 
 _OUT = click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from .._framework import Outcome, Paper, Progress, duration_option, option, replicas_option, sweep_figure
+from .._framework import (Outcome, Paper, Progress, duration_option, option, reading_option, readings,
+                          replicas_option, sweep_figure)
 
 _REPLICAS = replicas_option("Replicas per configuration (seeds 1..R) [default: 5, as in the paper].")
 _RECEIVER = option(
@@ -22,6 +23,8 @@ _ROUTING = option(
     help="Routing [default: aodv-hello]. aodv-hello (AODV-UU with HELLOs) and olsr are the "
          "paper's ns-2 Fig. 3; aodv-ll uses link-layer feedback (§4.2); static has no routing protocol.")
 _DURATION = duration_option("Simulated seconds per run [default: 120].")
+_READING = reading_option("Read the paper's ns-2 as ns-2.35 (compat = \"ns2\": its MAC and TCP rules; AODV stays "
+                          "AODV-UU) or as the standards, or both side by side.")
 
 
 def _defaults(replicas: int | None, duration: float | None, receiver: str | None) -> tuple[int, float, str]:
@@ -29,30 +32,33 @@ def _defaults(replicas: int | None, duration: float | None, receiver: str | None
 
 
 def run_seed000(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, receiver: str | None,
-                routing: str | None, duration: float | None) -> Outcome:
+                routing: str | None, duration: float | None, reading: str = "ns2") -> Outcome:
     from . import experiment as rp
 
     replicas, duration, receiver = _defaults(replicas, duration, receiver)
     routing = routing or "aodv-hello"
     runs = rp.run_seed000(replicas=replicas, duration=duration, receiver=receiver, routing=routing,
-                          out=out, jobs=jobs, progress=progress)
+                          out=out, jobs=jobs, progress=progress, readings=readings(reading))
     return _outcome(rp.report_seed000(runs, replicas=replicas, duration=duration, receiver=receiver,
                                       routing=routing),
                     rp.summary_frame(runs), "summary.csv", out,
-                    sweep_figure(runs[runs["cbr_kbps"] == 0], x="hops", y="throughput_kbps", by="max_cwnd",
+                    sweep_figure(runs[(runs["cbr_kbps"] == 0) & (runs["reading"] == readings(reading)[0])],
+                                 x="hops", y="throughput_kbps", by="max_cwnd",
                                  title="Seed 000 §4.1: throughput vs hops per maximum window"))
 
 
 def run_routing(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, receiver: str | None,
-                duration: float | None) -> Outcome:
+                duration: float | None, reading: str = "ns2") -> Outcome:
     from . import experiment as rp
 
     replicas, duration, receiver = _defaults(replicas, duration, receiver)
-    runs = rp.run_tasks(rp.routing_tasks(replicas=replicas, duration=duration, receiver=receiver),
+    runs = rp.run_tasks(rp.routing_tasks(replicas=replicas, duration=duration, receiver=receiver,
+                                         readings=readings(reading)),
                         out=out, jobs=jobs, progress=progress, name="seed000-routing")
     return _outcome(rp.report_routing(runs, replicas=replicas, duration=duration, receiver=receiver),
                     rp.summary_frame(runs, ("routing", "if_range_m")), "summary-routing.csv", out,
-                    sweep_figure(runs, x="routing", y="throughput_kbps", by="if_range_m",
+                    sweep_figure(runs[runs["reading"] == readings(reading)[0]], x="routing", y="throughput_kbps",
+                                 by="if_range_m",
                                  title="Seed 000 §4.2: 3-hop chain, W = 2"))
 
 
@@ -68,7 +74,7 @@ SEED000 = Paper(
     chain with 192 kbit/s CBR background traffic (§4.1, §4.3, its ns-2
     half), printed like the paper's Tables 1-4, followed by the paper's
     testbed values.""",
-    options=[_REPLICAS, _RECEIVER, _ROUTING, _DURATION],
+    options=[_REPLICAS, _RECEIVER, _ROUTING, _DURATION, _READING],
     run=run_seed000,
     plot=True,
 )
@@ -78,7 +84,7 @@ ROUTING = Paper(
     help="""Seed 000 §4.2: the 3-hop chain at max cwnd 2 with AODV-LL and
     AODV-HELLO (interference range equal to and below carrier sense) and
     OLSR: throughput, retransmissions, link failures declared, timeouts.""",
-    options=[_REPLICAS, _RECEIVER, _DURATION],
+    options=[_REPLICAS, _RECEIVER, _DURATION, _READING],
     run=run_routing,
     plot=True,
 )

@@ -86,13 +86,21 @@ CBR_SRC, CBR_DST = 2, 1
 # IF_Range = CS_Range (550 m), the paper's Figs. 8-9.
 IF_RANGE_BELOW_CS_M = 356.0
 
+# How the paper's simulator is read (--reading): "ns2" runs `compat = "ns2"`,
+# ns-2.35's MAC and TCP rules (the routing preset stays AODV-UU: the paper ran
+# AODV-UU inside ns-2); "standard" hoplab's defaults (IEEE 802.11, the RFCs).
+READING_TEXT = {
+    "ns2": "ns-2's reading (compat = \"ns2\": ns-2.35's MAC, RTO estimator, windowInit_ 1, 3 s initial RTO)",
+    "standard": "the standards' reading (IEEE 802.11, RFC 6298 and RFC 5681)",
+}
+
 RUN_COLUMNS = [
-    "scenario", "hops", "max_cwnd", "seed", "duration_s", "receiver", "clamp", "routing", "cbr_kbps",
+    "scenario", "hops", "max_cwnd", "seed", "duration_s", "receiver", "clamp", "routing", "reading", "cbr_kbps",
     "if_range_m", "throughput_kbps", "retransmission_index", "loss_rate", "rtt_mean_ms", "rtt_std_ms",
     "timeouts", "rto_time_s", "link_failures", "false_failures", "route_changes", "cbr_throughput_kbps",
     "stream_errors", "events", "wall_s", "event_hash",
 ]
-KEY = ("hops", "max_cwnd", "seed", "duration_s", "receiver", "routing", "cbr_kbps", "if_range_m")
+KEY = ("hops", "max_cwnd", "seed", "duration_s", "receiver", "routing", "cbr_kbps", "if_range_m", "reading")
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,7 @@ class Task:
     routing: str = DEFAULT_ROUTING
     cbr_kbps: float = 0.0
     if_range_m: float = 0.0  # 0: the interference range is the carrier-sense range
+    reading: str = "ns2"  # READING_TEXT
 
     @property
     def clamp(self) -> str:
@@ -116,7 +125,7 @@ class Task:
 
     def key(self) -> tuple:
         return (self.hops, self.max_cwnd, self.seed, float(self.duration), self.receiver, self.routing,
-                float(self.cbr_kbps), float(self.if_range_m))
+                float(self.cbr_kbps), float(self.if_range_m), self.reading)
 
     def scenario(self) -> dict[str, Any]:
         if self.receiver not in RECEIVERS:
@@ -132,10 +141,13 @@ class Task:
         # Chain of hops+1 nodes 200 m apart: only neighbours decode each
         # other (250 m range), nodes two hops apart still sense each other
         # (550 m carrier sense) — the default two-ray-ground radio.
-        return scenario.chain(self.hops, 200.0, duration=self.duration, seed=self.seed, flows=flows,
-                              mac=dict(MAC), tcp=tcp, radio=radio,
-                              routing=dict(ROUTINGS[self.routing]), timeseries=False,
-                              name=f"seed000-{self.label}-w{self.max_cwnd}")
+        sc = scenario.chain(self.hops, 200.0, duration=self.duration, seed=self.seed, flows=flows,
+                            mac=dict(MAC), tcp=tcp, radio=radio,
+                            routing=dict(ROUTINGS[self.routing]), timeseries=False,
+                            name=f"seed000-{self.label}-w{self.max_cwnd}")
+        if self.reading == "ns2":
+            sc["compat"] = "ns2"
+        return sc
 
 
 def run_task(task: Task) -> dict[str, Any]:
@@ -154,7 +166,7 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
     return {
         "scenario": task.label, "hops": task.hops, "max_cwnd": task.max_cwnd, "seed": task.seed,
         "duration_s": float(task.duration), "receiver": task.receiver, "clamp": task.clamp,
-        "routing": task.routing, "cbr_kbps": float(task.cbr_kbps), "if_range_m": float(task.if_range_m),
+        "routing": task.routing, "reading": task.reading, "cbr_kbps": float(task.cbr_kbps), "if_range_m": float(task.if_range_m),
         "throughput_kbps": float(f.throughput_kbps),
         "retransmission_index": float(f.retransmission_index),
         "loss_rate": float(f.loss_rate), "rtt_mean_ms": float(f.rtt_mean_ms),
@@ -183,29 +195,30 @@ def run_tasks(tasks: list[Task], *, out: Path | None = None, jobs: int = 2,
     except (lab.LabError, lab.StoreError) as e:
         raise ReproduceError(str(e)) from None
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
-    return df.sort_values(["routing", "if_range_m", "hops", "cbr_kbps", "max_cwnd", "seed"]).reset_index(drop=True)
+    return df.sort_values(["reading", "routing", "if_range_m", "hops", "cbr_kbps", "max_cwnd", "seed"]).reset_index(
+        drop=True)
 
 
 def seed000_tasks(*, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER,
                   routing: str = DEFAULT_ROUTING, hops: Iterable[int] = HOPS, cwnds: Iterable[int] = CWNDS,
-                  udp: bool = True) -> list[Task]:
+                  udp: bool = True, readings: Iterable[str] = ("ns2",)) -> list[Task]:
     """§4.1's chains and §4.3's 3-hop chain with CBR background traffic."""
-    hops, cwnds = list(hops), list(cwnds)
-    tasks = [Task(h, w, s, float(duration), receiver, routing)
-             for s in range(1, replicas + 1) for h in hops for w in cwnds]
+    hops, cwnds, readings = list(hops), list(cwnds), list(readings)
+    tasks = [Task(h, w, s, float(duration), receiver, routing, reading=rd)
+             for rd in readings for s in range(1, replicas + 1) for h in hops for w in cwnds]
     if udp:
-        tasks += [Task(3, w, s, float(duration), receiver, routing, CBR_KBPS)
-                  for s in range(1, replicas + 1) for w in cwnds]
+        tasks += [Task(3, w, s, float(duration), receiver, routing, CBR_KBPS, reading=rd)
+                  for rd in readings for s in range(1, replicas + 1) for w in cwnds]
     return tasks
 
 
 def run_seed000(*, replicas: int = 5, duration: float = 120.0, receiver: str = DEFAULT_RECEIVER,
                 routing: str = DEFAULT_ROUTING, out: Path | None = None, jobs: int = 2,
                 hops: Iterable[int] = HOPS, cwnds: Iterable[int] = CWNDS, udp: bool = True,
-                progress: Callable[[str], None] | None = None) -> pd.DataFrame:
+                progress: Callable[[str], None] | None = None, readings: Iterable[str] = ("ns2",)) -> pd.DataFrame:
     """Run every (scenario, max cwnd, replica) of seed 000 §4.1/§4.3."""
     tasks = seed000_tasks(replicas=replicas, duration=duration, receiver=receiver, routing=routing,
-                          hops=hops, cwnds=cwnds, udp=udp)
+                          hops=hops, cwnds=cwnds, udp=udp, readings=readings)
     for t in tasks[:1]:
         t.scenario()  # unknown names fail here, before any worker starts
     return run_tasks(tasks, out=out, jobs=jobs, progress=progress, name=f"seed000-{receiver}-{routing}")
@@ -292,12 +305,21 @@ def _testbed_tables(routing: str) -> list[str]:
 
 def report_seed000(runs: pd.DataFrame, *, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER,
                    routing: str = DEFAULT_ROUTING) -> str:
+    readings = [r for r in READING_TEXT if r in set(runs["reading"])]
     out = ["Seed 000 §4.1/§4.3, simulated: one FTP flow (TCP NewReno, 1460 B) over a chain, nodes 200 m apart,\n"
            "two-ray ground (250 m tx / 550 m carrier sense), 2 Mbit/s data / 1 Mbit/s basic, RTS/CTS > 100 B;\n"
            f"{ROUTING_TEXT[routing]}; {RECEIVER_TEXT[receiver]}.\n"
            f"3-hop-UDP: the 3-hop chain with a {CBR_KBPS:g} kbit/s CBR flow N3 -> N2 (§4.3).\n"
            f"{replicas} replica(s) of {duration:g} s (seeds 1..{replicas}); avg and min-max over replicas.\n"
            "W=32 is the unclamped window (the paper's label)."]
+    for reading in readings:
+        out += _simulated_tables(runs[runs["reading"] == reading], reading, routing)
+    out += _testbed_tables(routing)
+    return "\n".join(out)
+
+
+def _simulated_tables(runs: pd.DataFrame, reading: str, routing: str) -> list[str]:
+    out = ["", f"--- {READING_TEXT[reading]} ---"]
     for title, metric, digits in (("Table 1 (simulated). Throughput (kbit/s) vs. maximum cwnd", "throughput_kbps", 1),
                                   ("Table 2 (simulated). Retransmission index (%) vs. maximum cwnd",
                                    "retransmission_index", 2)):
@@ -313,13 +335,12 @@ def report_seed000(runs: pd.DataFrame, *, replicas: int, duration: float, receiv
     bad = runs[runs["stream_errors"] > 0]
     if len(bad):
         out += ["", f"WARNING: {len(bad)} run(s) delivered a byte stream with gaps or reordering (stream_errors > 0)."]
-    out += _testbed_tables(routing)
-    return "\n".join(out)
+    return out
 
 
 def summary_frame(runs: pd.DataFrame, by: tuple[str, ...] = ("scenario", "max_cwnd")) -> pd.DataFrame:
-    """One row per group with avg/min/max of throughput and retransmission index."""
-    by = list(by)
+    """One row per group (and reading) with avg/min/max of throughput and retransmission index."""
+    by = ["reading", *by]
     a = aggregate(runs, "throughput_kbps", tuple(by)).rename(
         columns={c: f"throughput_{c}" for c in ("avg", "min", "max", "n")})
     b = aggregate(runs, "retransmission_index", tuple(by)).rename(
@@ -339,12 +360,19 @@ ROUTING_HOPS = 3
 ROUTING_CWND = 2
 
 
-def routing_tasks(*, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER) -> list[Task]:
-    return [Task(ROUTING_HOPS, ROUTING_CWND, s, float(duration), receiver, routing, 0.0, if_m)
-            for _, routing, if_m, _ in ROUTING_CONFIGS for s in range(1, replicas + 1)]
+def routing_tasks(*, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER,
+                  readings: Iterable[str] = ("ns2",)) -> list[Task]:
+    return [Task(ROUTING_HOPS, ROUTING_CWND, s, float(duration), receiver, routing, 0.0, if_m, rd)
+            for rd in readings for _, routing, if_m, _ in ROUTING_CONFIGS for s in range(1, replicas + 1)]
 
 
 def report_routing(runs: pd.DataFrame, *, replicas: int, duration: float, receiver: str = DEFAULT_RECEIVER) -> str:
+    readings = [r for r in READING_TEXT if r in set(runs["reading"])]
+    return "\n\n".join(_routing_table(runs[runs["reading"] == r], r, replicas=replicas, duration=duration,
+                                       receiver=receiver) for r in readings)
+
+
+def _routing_table(runs: pd.DataFrame, reading: str, *, replicas: int, duration: float, receiver: str) -> str:
     rows = []
     for label, routing, if_m, paper in ROUTING_CONFIGS:
         d = runs[(runs["routing"] == routing) & (runs["if_range_m"] == if_m)]
@@ -358,7 +386,7 @@ def report_routing(runs: pd.DataFrame, *, replicas: int, duration: float, receiv
     head = ["configuration", "kbit/s avg", "min-max", "retx %", "link failures", "false", "RTOs",
             "time in RTO s", "paper (§4.2, §4.4)"]
     return (f"Seed 000 §4.2, simulated: the {ROUTING_HOPS}-hop chain at max cwnd {ROUTING_CWND} (Figs. 8-10); "
-            f"{RECEIVER_TEXT[receiver]}.\n"
+            f"{RECEIVER_TEXT[receiver]};\n{READING_TEXT[reading]}.\n"
             f"IF < CS: interference range {IF_RANGE_BELOW_CS_M:g} m (carrier sense 550 m). "
             f"{replicas} replica(s) of {duration:g} s; means per run.\n"
             + text_table(head, rows, align="lrrrrrrrl")

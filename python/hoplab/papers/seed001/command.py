@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._framework import Outcome, Paper, Progress, duration_option, option, parse_hops, parse_list, replicas_option
+from .._framework import (Outcome, Paper, Progress, duration_option, option, parse_hops, parse_list, reading_option,
+                          readings, replicas_option)
 
 
 def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, duration: float | None,
-        hops_text: str | None, schemes_text: str | None, only_text: str | None) -> Outcome:
+        hops_text: str | None, schemes_text: str | None, only_text: str | None, reading: str = "ns2") -> Outcome:
     from . import experiment as r1
 
     plan = r1.Plan(
@@ -17,7 +18,7 @@ def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None
         hops=r1.DEFAULT_HOPS if hops_text is None else parse_hops(hops_text),
         schemes=tuple(r1.SCHEMES) if schemes_text is None else parse_list(schemes_text, tuple(r1.SCHEMES),
                                                                           "--schemes"),
-        replicas=replicas or r1.DEFAULT_REPLICAS, duration=duration)
+        replicas=replicas or r1.DEFAULT_REPLICAS, duration=duration, readings=readings(reading))
     runs = r1.run_seed001(plan, out=out, jobs=jobs, progress=progress)
     note = None if out is None else f"per-run rows: {out / 'runs.csv'}; summary: {out / 'summary.csv'}"
     return Outcome(r1.report_seed001(runs, plan),
@@ -40,6 +41,9 @@ PAPER = Paper(
                help="Transports to run, of tcp, few, adtcp, adtcp+few, ecn, ecn+few [default: all]."),
         option("--only", "only_text", default=None, metavar="LIST",
                help="Experiments to run, of table1, fig9, fig12 [default: all]."),
+        reading_option("Read the paper's simulator as ns-2.35 (compat = \"ns2\": ns-2's MAC, CMU DSR, 1000 B "
+                       "segments, an ACK per segment) or as the standards, or both side by side, for Figs. 9 "
+                       "and 12; Table 1 always shows both."),
     ],
     run=run,
 )

@@ -67,6 +67,18 @@ MAC: dict[str, Any] = {"data_rate_mbps": 2.0}
 TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 DSR: dict[str, Any] = {"protocol": "dsr", "preset": "ns2"}
 STATIC: dict[str, Any] = {"protocol": "static"}
+# ns-2's reading (--reading ns2, the default): the paper ran ns-2, whose
+# defaults `compat = "ns2"` gives: its MAC rules, CMU DSR, and its TCP
+# (packetSize_ 1000 B, Agent/TCPSink's ACK per segment, windowInit_ 1, its RTO
+# estimator). Only window_ 20 (packets) is set here: 20 segments of 1000 B.
+NS2_TCP: dict[str, Any] = {"variant": "new_reno", "receive_window_bytes": 20 * 1000}
+NS2_DSR: dict[str, Any] = {"protocol": "dsr"}
+READING_TEXT = {
+    "ns2": "ns-2's reading (compat = \"ns2\": ns-2.35's MAC, CMU DSR, TCP with 1000 B segments, an ACK per "
+           "segment, window_ 20)",
+    "standard": "the standards' reading (IEEE 802.11, the RFCs; DSR ns2 preset; TCP NewReno 1460 B, delayed "
+                "ACKs, 64 KB window)",
+}
 SPACING_M = 200.0
 
 FIG_DURATION_S = 200.0    # §5.1: "long-lived TCP flows (of 200 seconds)"
@@ -126,10 +138,11 @@ class Task:
     scheme: str    # a SCHEMES key
     seed: int
     duration: float
+    reading: str = "ns2"  # "ns2" or "standard" (READING_TEXT)
 
     def key(self) -> tuple:
         return (self.topology, int(self.hops), int(self.flows), self.routing, self.scheme, int(self.seed),
-                float(self.duration))
+                float(self.duration), self.reading)
 
     def endpoints(self) -> tuple[int, int]:
         if self.topology == "chain":
@@ -142,9 +155,10 @@ class Task:
         s = SCHEMES[self.scheme]
         src, dst = self.endpoints()
         flows = [scenario.ftp(src, dst) for _ in range(self.flows)]
-        routing = dict(DSR if self.routing == "dsr" else STATIC)
-        tcp = {**TCP, **s.tcp}
-        name = f"seed001-{self.topology}{self.hops}-{self.flows}f-{self.routing}-{self.scheme}"
+        ns2 = self.reading == "ns2"
+        routing = dict((NS2_DSR if ns2 else DSR) if self.routing == "dsr" else STATIC)
+        tcp = {**(NS2_TCP if ns2 else TCP), **s.tcp}
+        name = f"seed001-{self.topology}{self.hops}-{self.flows}f-{self.routing}-{self.scheme}-{self.reading}"
         kw = dict(duration=self.duration, seed=self.seed, flows=flows, mac=dict(MAC), tcp=tcp, radio=dict(RADIO),
                   routing=routing, timeseries=True, name=name)
         if self.topology == "chain":
@@ -153,11 +167,13 @@ class Task:
             sc = scenario.grid(self.hops + 1, self.hops + 1, SPACING_M, **kw)
         for table, values in s.tables.items():
             sc[table] = dict(values)
+        if ns2:
+            sc["compat"] = "ns2"
         return sc
 
 
 RUN_COLUMNS = [
-    "topology", "hops", "flows", "routing", "scheme", "seed", "duration_s",
+    "topology", "hops", "flows", "routing", "scheme", "reading", "seed", "duration_s",
     "throughput_kbps", "flow_kbps", "avg_cwnd", "route_changes", "link_breaks", "false_link_breaks",
     "discoveries", "shortest_path_share", "timeouts", "retransmissions", "loss_rate", "rtt_mean_ms",
     "stream_errors", "events", "wall_s", "event_hash",
@@ -194,7 +210,7 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
              for r in f.itertuples(index=False)]
     return {
         "topology": task.topology, "hops": task.hops, "flows": task.flows, "routing": task.routing,
-        "scheme": task.scheme, "seed": task.seed, "duration_s": float(task.duration),
+        "scheme": task.scheme, "reading": task.reading, "seed": task.seed, "duration_s": float(task.duration),
         "throughput_kbps": float(f["throughput_kbps"].sum()),
         "flow_kbps": ";".join(f"{v:.3f}" for v in f["throughput_kbps"]),
         "avg_cwnd": float(sum(cwnds) / len(cwnds)),
@@ -226,6 +242,10 @@ class Plan:
     schemes: tuple[str, ...] = tuple(SCHEMES)
     replicas: int = DEFAULT_REPLICAS
     duration: float | None = None  # None: 200 s for the figures, 120 s for Table 1
+    readings: tuple[str, ...] = ("ns2",)  # of the figures; Table 1 (cheap) runs both
+
+    def table1_readings(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.readings + ("ns2", "standard")))
 
     def fig_duration(self) -> float:
         return FIG_DURATION_S if self.duration is None else float(self.duration)
@@ -245,9 +265,10 @@ class Plan:
 
         for s in seeds:
             if "table1" in self.experiments and "tcp" in self.schemes:
-                for topo in ("chain", "grid"):
-                    for routing in ("static", "dsr"):
-                        add(Task(topo, 6, 2, routing, "tcp", s, self.table1_duration()))
+                for reading in self.table1_readings():
+                    for topo in ("chain", "grid"):
+                        for routing in ("static", "dsr"):
+                            add(Task(topo, 6, 2, routing, "tcp", s, self.table1_duration(), reading))
             for exp, flow_counts, keys in (("fig9", (1, 4), FIG9_CURVES), ("fig12", (2,), FIG12_CURVES)):
                 if exp not in self.experiments:
                     continue
@@ -255,7 +276,8 @@ class Plan:
                     for h in self.hops:
                         for k in self.curves(keys):
                             routing, scheme = CURVE_KEYS[k]
-                            add(Task("chain", h, n, routing, scheme, s, self.fig_duration()))
+                            for reading in self.readings:
+                                add(Task("chain", h, n, routing, scheme, s, self.fig_duration(), reading))
         # Longest first, so that the pool is not left waiting for a 22-hop run.
         return sorted(out.values(), key=lambda t: (-(t.hops * t.flows), t.key()))
 
@@ -286,6 +308,7 @@ def check_schemes(tasks: Iterable[Task]) -> None:
 
 def _describe(row: dict[str, Any]) -> str:
     return (f"{row['topology']} {row['hops']}-hop {row['flows']} flow(s) {row['routing']} {row['scheme']} "
+            f"{row['reading']} "
             f"seed {row['seed']}: {row['throughput_kbps']:.1f} kbit/s, {row['route_changes']} route changes, "
             f"{row['link_breaks']} link breaks ({row['wall_s']:.1f} s)")
 
@@ -302,7 +325,7 @@ def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
     except (lab.LabError, lab.StoreError, ValueError) as e:
         raise ReproduceError(str(e)) from None
     df = pd.DataFrame(rows, columns=RUN_COLUMNS)
-    return df.sort_values(["topology", "flows", "hops", "routing", "scheme", "seed"]).reset_index(drop=True)
+    return df.sort_values(["reading", "topology", "flows", "hops", "routing", "scheme", "seed"]).reset_index(drop=True)
 
 
 # ---------------------------------------------------------------- report
@@ -324,17 +347,19 @@ def _num(x: float, digits: int = 1) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
-def _select(runs: pd.DataFrame, topology: str, hops: int, flows: int, curve: str, duration: float) -> pd.DataFrame:
+def _select(runs: pd.DataFrame, topology: str, hops: int, flows: int, curve: str, duration: float,
+            reading: str) -> pd.DataFrame:
     routing, scheme = CURVE_KEYS[curve]
     return runs[(runs["topology"] == topology) & (runs["hops"] == hops) & (runs["flows"] == flows)
-                & (runs["routing"] == routing) & (runs["scheme"] == scheme) & (runs["duration_s"] == duration)]
+                & (runs["routing"] == routing) & (runs["scheme"] == scheme) & (runs["duration_s"] == duration)
+                & (runs["reading"] == reading)]
 
 
 def _flow_values(d: pd.DataFrame, i: int) -> pd.Series:
     return d["flow_kbps"].astype(str).str.split(";").map(lambda v: float(v[i]) if len(v) > i else math.nan)
 
 
-def report_table1(runs: pd.DataFrame, plan: Plan) -> str:
+def report_table1(runs: pd.DataFrame, plan: Plan, reading: str) -> str:
     dur = plan.table1_duration()
     ref = table1_reference()
     head = ["topology", "routing", "flow 1", "flow 2", "total", "paper 1", "paper 2", "paper total",
@@ -343,7 +368,7 @@ def report_table1(runs: pd.DataFrame, plan: Plan) -> str:
     for topo, label in (("chain", "6-hop chain"), ("grid", "7x7 grid")):
         means = {}
         for routing in ("static", "dsr"):
-            d = _select(runs, topo, 6, 2, "static" if routing == "static" else "tcp", dur)
+            d = _select(runs, topo, 6, 2, "static" if routing == "static" else "tcp", dur, reading)
             if not len(d):
                 continue
             m = {"flow1": _flow_values(d, 0).mean(), "flow2": _flow_values(d, 1).mean(),
@@ -368,8 +393,8 @@ def report_table1(runs: pd.DataFrame, plan: Plan) -> str:
             rows.append([label, "(S-D)/D", *[_pct(g) for g in gain], *pg, "", "", "", "", ""])
     if not rows:
         return "Table 1: not run."
-    return (f"Table 1 (seed 001 §3.1). TCP throughput (kbit/s), two flows over one 6-hop path, {dur:g} s; "
-            f"mean over {plan.replicas} replica(s).\n"
+    return (f"Table 1 (seed 001 §3.1), {READING_TEXT[reading]}.\nTCP throughput (kbit/s), two flows over one "
+            f"6-hop path, {dur:g} s; mean over {plan.replicas} replica(s).\n"
             "paper: seed 001 Table 1 (ns-2, one run). route changes: new paths taken by the data, both flows "
             "together\n(paper: 130 for DSR on the grid, from its Fig. 2); shortest path: share of the time the "
             "data took a\n6-hop path (paper: ~50% on the grid).\n"
@@ -377,7 +402,7 @@ def report_table1(runs: pd.DataFrame, plan: Plan) -> str:
 
 
 def _curve_table(runs: pd.DataFrame, plan: Plan, flows: int, keys: Sequence[str], metric: str, digits: int,
-                 spread: bool) -> str:
+                 spread: bool, reading: str) -> str:
     dur = plan.fig_duration()
     keys = list(keys)
     head = ["hops"]
@@ -387,7 +412,7 @@ def _curve_table(runs: pd.DataFrame, plan: Plan, flows: int, keys: Sequence[str]
     for h in plan.hops:
         r = [str(h)]
         for k in keys:
-            d = _select(runs, "chain", h, flows, k, dur)
+            d = _select(runs, "chain", h, flows, k, dur, reading)
             if not len(d):
                 r += ["not run"] + (["-"] if spread else [])
                 continue
@@ -398,12 +423,12 @@ def _curve_table(runs: pd.DataFrame, plan: Plan, flows: int, keys: Sequence[str]
     return text_table(head, rows)
 
 
-def _mean_of(runs: pd.DataFrame, plan: Plan, flows: int, hops: int, curve: str) -> float:
-    d = _select(runs, "chain", hops, flows, curve, plan.fig_duration())
+def _mean_of(runs: pd.DataFrame, plan: Plan, flows: int, hops: int, curve: str, reading: str) -> float:
+    d = _select(runs, "chain", hops, flows, curve, plan.fig_duration(), reading)
     return float(d["throughput_kbps"].mean()) if len(d) else math.nan
 
 
-def report_claims(runs: pd.DataFrame, plan: Plan, figure: str) -> str:
+def report_claims(runs: pd.DataFrame, plan: Plan, figure: str, reading: str) -> str:
     c = claims()
     if c is None:
         return "(data/seed001_claims.csv not found)"
@@ -415,7 +440,7 @@ def report_claims(runs: pd.DataFrame, plan: Plan, figure: str) -> str:
         quote = f"{r.section}: {r.quote}"
         if not math.isnan(r.hops):
             h = int(r.hops)
-            b, w = _mean_of(runs, plan, int(r.flows), h, r.better), _mean_of(runs, plan, int(r.flows), h, r.worse)
+            b, w = _mean_of(runs, plan, int(r.flows), h, r.better, reading), _mean_of(runs, plan, int(r.flows), h, r.worse, reading)
             if math.isnan(b) or math.isnan(w):
                 why = "not run" if h in plan.hops else f"not run (add {h} to --hops)"
                 rows.append([r.flows, h, comp, f"+{r.gain_pct:g}%", why, "", quote])
@@ -425,7 +450,7 @@ def report_claims(runs: pd.DataFrame, plan: Plan, figure: str) -> str:
         else:
             gains = []
             for h in plan.hops:
-                b, w = _mean_of(runs, plan, int(r.flows), h, r.better), _mean_of(runs, plan, int(r.flows), h, r.worse)
+                b, w = _mean_of(runs, plan, int(r.flows), h, r.better, reading), _mean_of(runs, plan, int(r.flows), h, r.worse, reading)
                 if not (math.isnan(b) or math.isnan(w)) and w > 0:
                     gains.append(100 * (b / w - 1))
             if not gains:
@@ -452,30 +477,35 @@ Not reproduced here (say so rather than guess):
 
 
 def report_seed001(runs: pd.DataFrame, plan: Plan) -> str:
+    shown = plan.table1_readings() if "table1" in plan.experiments else plan.readings
     out = ["Seed 001 (Nahm, Helmy, Kuo, MobiHoc 2005), simulated: chains and a 7x7 grid, nodes 200 m apart, "
-           "2 Mbit/s,\ntwo-ray ground (250 m tx / 550 m carrier sense and interference), DSR (ns2 preset) or "
-           "static routing,\nTCP NewReno 1460 B with delayed ACKs; every flow from one end of the path to the other, "
-           f"all starting at 0 s.\nSeeds 1..{plan.replicas}; curves: "
+           "2 Mbit/s,\ntwo-ray ground (250 m tx / 550 m carrier sense and interference), DSR or static routing, "
+           "TCP NewReno;\nevery flow from one end of the path to the other, all starting at 0 s. Readings:\n"
+           + "\n".join(f"  {r}: {READING_TEXT[r]}" for r in shown)
+           + f"\nSeeds 1..{plan.replicas}; curves: "
            + ", ".join(curve_label(k) for k in CURVE_KEYS if CURVE_KEYS[k][1] in plan.schemes) + "."]
     if "table1" in plan.experiments:
-        out += ["", report_table1(runs, plan)]
+        for reading in plan.table1_readings():
+            out += ["", report_table1(runs, plan, reading)]
     dur = plan.fig_duration()
-    if "fig9" in plan.experiments:
-        keys = plan.curves(FIG9_CURVES)
-        for flows, a, c in ((1, "a", "c"), (4, "b", "d")):
-            out += ["", f"Fig. 9({a}) (seed 001 §5.3), as a table: aggregate throughput (kbit/s) of {flows} flow(s) "
-                        f"over a chain, {dur:g} s; mean and min-max over seeds",
-                    _curve_table(runs, plan, flows, keys, "throughput_kbps", 1, True),
-                    "", f"Fig. 9({c}): average congestion window (segments; time average per flow, mean over flows "
-                        "and seeds)",
-                    _curve_table(runs, plan, flows, keys, "avg_cwnd", 2, False)]
-        out += ["", report_claims(runs, plan, "fig9")]
-    if "fig12" in plan.experiments:
-        keys = plan.curves(FIG12_CURVES)
-        out += ["", f"Fig. 12 (seed 001 §5.5), as a table: aggregate throughput (kbit/s) of 2 flows over a chain, "
-                    f"DSR, {dur:g} s; mean and min-max over seeds",
-                _curve_table(runs, plan, 2, keys, "throughput_kbps", 1, True),
-                "", report_claims(runs, plan, "fig12")]
+    for reading in plan.readings:
+        rtext = f"; {reading} reading"
+        if "fig9" in plan.experiments:
+            keys = plan.curves(FIG9_CURVES)
+            for flows, a, c in ((1, "a", "c"), (4, "b", "d")):
+                out += ["", f"Fig. 9({a}) (seed 001 §5.3), as a table: aggregate throughput (kbit/s) of {flows} "
+                            f"flow(s) over a chain, {dur:g} s; mean and min-max over seeds{rtext}",
+                        _curve_table(runs, plan, flows, keys, "throughput_kbps", 1, True, reading),
+                        "", f"Fig. 9({c}): average congestion window (segments; time average per flow, mean over "
+                            f"flows and seeds){rtext}",
+                        _curve_table(runs, plan, flows, keys, "avg_cwnd", 2, False, reading)]
+            out += ["", report_claims(runs, plan, "fig9", reading)]
+        if "fig12" in plan.experiments:
+            keys = plan.curves(FIG12_CURVES)
+            out += ["", f"Fig. 12 (seed 001 §5.5), as a table: aggregate throughput (kbit/s) of 2 flows over a "
+                        f"chain, DSR, {dur:g} s; mean and min-max over seeds{rtext}",
+                    _curve_table(runs, plan, 2, keys, "throughput_kbps", 1, True, reading),
+                    "", report_claims(runs, plan, "fig12", reading)]
     bad = runs[runs["stream_errors"] > 0]
     if len(bad):
         out += ["", f"WARNING: {len(bad)} run(s) delivered a byte stream with gaps or reordering (stream_errors > 0)."]
@@ -485,7 +515,7 @@ def report_seed001(runs: pd.DataFrame, plan: Plan) -> str:
 
 def summary_frame(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per configuration: mean, min and max over seeds of the measures."""
-    keys = ["topology", "hops", "flows", "routing", "scheme", "duration_s"]
+    keys = ["reading", "topology", "hops", "flows", "routing", "scheme", "duration_s"]
     g = runs.groupby(keys)
     out = g["throughput_kbps"].agg(["mean", "min", "max", "count"]).add_prefix("throughput_kbps_")
     for m in ("avg_cwnd", "route_changes", "link_breaks", "shortest_path_share", "timeouts", "loss_rate"):

@@ -125,7 +125,7 @@ pub const FIELDS: &[Field] = &[
     // --- top level ---
     d(o("name", "string", "our choice", "label copied into results"), "\"scenario\""),
     o("seed", "integer", "our choice", "default seed (0..2^64-1); a seed given to run overrides it"),
-    o("compat", "\"standard\" | \"ns2\"", "IEEE 802.11, the RFCs; ns2: ns-2.35 (scenario/schema/compat.rs)", "whose reading of the protocols; a profile fills in only fields left unset"),
+    d(o("compat", "\"standard\" | \"ns2\"", "IEEE 802.11, the RFCs; ns2: ns-2.35 (scenario/schema/compat.rs)", "whose reading of the protocols; a profile fills in only fields left unset (see compat profiles below)"), "\"standard\""),
     d(n("duration_s", "float", S, Range::closed(1e-6, 1e7, "1 us (the clock resolves ns) to 1e7 s (116 days), the longest supported run"), "our choice", "simulated time"), "required"),
     // --- topology ---
     d(o("topology.kind", "\"chain\" | \"grid\" | \"random\" | \"explicit\"", "seeds", "node placement"), "required"),

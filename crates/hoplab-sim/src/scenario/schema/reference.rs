@@ -136,7 +136,14 @@ pub fn entries_json() -> String {
         .iter()
         .map(|p| (p.to_string(), presets(p).into_iter().map(|(n, _)| n).collect()))
         .collect();
-    serde_json::json!({ "fields": entries(), "presets": presets }).to_string()
+    let profiles: Vec<serde_json::Value> = super::compat::PROFILE
+        .iter()
+        .map(|e| {
+            serde_json::json!({ "profile": e.profile.name(), "path": e.path, "value": e.value,
+                                "when": e.when.map(|(p, v)| format!("{p} = \"{v}\"")), "source": e.source })
+        })
+        .collect();
+    serde_json::json!({ "fields": entries(), "presets": presets, "profiles": profiles }).to_string()
 }
 
 /// The scenario with every default filled in and the routing preset
