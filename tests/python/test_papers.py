@@ -25,7 +25,7 @@ OWN = {
     "seed000": {"--replicas", "--receiver", "--routing", "--duration", "--reading", "--plot"},
     "seed000-routing": {"--replicas", "--receiver", "--duration", "--reading", "--plot"},
     "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only", "--reading"},
-    "seed002": {"--replicas", "--only"},
+    "seed002": {"--replicas", "--only", "--reading"},
     "seed003": {"--replicas", "--plot"},
     "seed004": {"--replicas", "--duration", "--plots", "--plot"},
 }

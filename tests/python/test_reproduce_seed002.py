@@ -88,8 +88,8 @@ def test_expected_throughput_is_eq_1():
 def test_a_small_reproduction_runs_reports_and_resumes(tmp_path, monkeypatch):
     tasks = r2.tasks
 
-    def small(exp, files=r2.DEFAULT_FILES):
-        keep = [t for t in tasks(exp, files) if (t.variant, t.mss, t.window) == ("reno", 1460, 11)]
+    def small(exp, files=r2.DEFAULT_FILES, readings=("ns2",)):
+        keep = [t for t in tasks(exp, files, readings) if (t.variant, t.mss, t.window) == ("reno", 1460, 11)]
         return [t for t in keep if t.hops <= 4] if exp == "chain" else keep
 
     monkeypatch.setattr(r2, "tasks", small)
@@ -98,6 +98,7 @@ def test_a_small_reproduction_runs_reports_and_resumes(tmp_path, monkeypatch):
     assert sorted(set(rows.exp)) == ["chain", "one-to-four"] and len(rows) == 8 + 2
     text = report(rows)
     assert "T_i: one 4 MB transfer" in text and "One-to-four hop (§8.1)" in text
+    assert "ns-2's reading" in text and set(rows.reading) == {"ns2"}
     T = rows[(rows.exp == "chain") & (rows.streams == 1)].set_index("hops").thr1_kbps
     assert T[1] > 1.7 * T[2] > 0 and T[2] > T[4], T.to_dict()  # §7.1.1: throughput falls with the hops
     one = rows[rows.exp == "one-to-four"]
@@ -116,3 +117,15 @@ def test_a_small_reproduction_runs_reports_and_resumes(tmp_path, monkeypatch):
 def test_bad_options_are_one_line_errors(args, message):
     r = CliRunner().invoke(cli, ["reproduce", "seed002", *args])
     assert r.exit_code != 0 and message in r.output and "Traceback" not in r.output
+
+
+def test_the_ns2_reading_leaves_the_presets_to_the_profile():
+    from dataclasses import replace
+
+    t = r2.Task("one-to-four", 1, routing="aodv")
+    ns2, std = t.scenario(), replace(t, reading="standard").scenario()
+    assert ns2["compat"] == "ns2" and ns2["routing"] == {"protocol": "aodv", "aodv": {"link_detection": "link_layer"}}
+    assert "compat" not in std and std["routing"]["preset"] == "rfc3561"
+    dsr = replace(t, routing="dsr").scenario()
+    assert dsr["routing"] == {"protocol": "dsr", "dsr": {"promiscuous": True}}
+    assert ns2["tcp"] == std["tcp"]  # the thesis's TCP sets are explicit in both readings

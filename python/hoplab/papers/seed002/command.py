@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._framework import Outcome, Paper, Progress, ReproduceError, option, replicas_option
+from .._framework import Outcome, Paper, Progress, ReproduceError, option, reading_option, readings, replicas_option
 
 
 def parse_only(text: str | None) -> tuple[str, ...]:
@@ -23,12 +23,14 @@ def parse_only(text: str | None) -> tuple[str, ...]:
     return names
 
 
-def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, only_text: str | None) -> Outcome:
+def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, only_text: str | None,
+        reading: str = "ns2") -> Outcome:
     from . import experiment as r2
     from .report import report
 
     only = parse_only(only_text)
-    rows = r2.run_experiments(only, files=replicas or r2.DEFAULT_FILES, out=out, jobs=jobs, progress=progress)
+    rows = r2.run_experiments(only, files=replicas or r2.DEFAULT_FILES, out=out, jobs=jobs, progress=progress,
+                              readings=readings(reading))
     text = report(rows)
     if out is None:
         return Outcome(text)
@@ -49,6 +51,8 @@ PAPER = Paper(
         option("--only", "only_text", default=None, metavar="LIST",
                help="Experiments to run, of chain, one-to-four, overlap, waypoint, www (the chains always "
                     "run: they give T_i) [default: all]."),
+        reading_option("Read the thesis's ns-2 as ns-2.35 (compat = \"ns2\": its MAC, CMU AODV and DSR, its RTO "
+                       "estimator) or as the standards, or both (every run twice)."),
     ],
     run=run,
 )

@@ -20,7 +20,7 @@ the chains' T_i, so it is computed when the report is made
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,6 +47,7 @@ class Task:
     hops: int = 0  # chain length
     streams: int = 1
     speed: float = 0.0  # mean speed (waypoint, www)
+    reading: str = "ns2"  # S.READING_TEXT
 
     @property
     def tcp(self) -> S.Tcp:
@@ -66,11 +67,15 @@ class Task:
         else:
             raise ValueError(f"unknown seed002 experiment {self.exp!r}")
         s["seed"] = self.seed
-        return s
+        return S.read_as(s, self.reading)
 
 
-def tasks(exp: str, files: int = DEFAULT_FILES) -> list[Task]:
-    """Every run of one experiment, in a fixed order."""
+def tasks(exp: str, files: int = DEFAULT_FILES, readings: tuple[str, ...] = ("ns2",)) -> list[Task]:
+    """Every run of one experiment, in a fixed order, for each reading."""
+    return [replace(t, reading=r) for r in readings for t in _tasks(exp, files)]
+
+
+def _tasks(exp: str, files: int) -> list[Task]:
     sets = S.tcp_sets()
     if exp == "chain":
         return [Task("chain", 1, variant=t.variant, mss=t.mss, window=t.window, hops=h, streams=n)
@@ -131,7 +136,8 @@ def _www_cols(res: Any) -> dict[str, Any]:
 
 def row_of(task: Task, res: Any) -> dict[str, Any]:
     """One run's row (from a `Result` or a run read back from the store)."""
-    row: dict[str, Any] = {"exp": task.exp, "seed": task.seed, "routing": task.routing, "variant": task.variant,
+    row: dict[str, Any] = {"exp": task.exp, "reading": task.reading, "seed": task.seed, "routing": task.routing,
+                           "variant": task.variant,
                            "mss": task.mss, "window": task.window, "hops": task.hops, "streams": task.streams,
                            "speed": task.speed}
     flows = res.flows
@@ -156,7 +162,7 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
     return row
 
 
-COLUMNS = ["exp", "seed", "routing", "variant", "mss", "window", "hops", "streams", "speed",
+COLUMNS = ["exp", "reading", "seed", "routing", "variant", "mss", "window", "hops", "streams", "speed",
            "thr1_kbps", "done1", "completion1_s", "loss1", "timeouts1", "route_changes1", "t1", "opt_hops1",
            "thr2_kbps", "done2", "completion2_s", "loss2", "timeouts2", "route_changes2", "t2", "opt_hops2",
            "downloads", "downloads_done", "dl_kbps", "t_flows", "drops", "ifq"]
@@ -165,21 +171,22 @@ COLUMNS = ["exp", "seed", "routing", "variant", "mss", "window", "hops", "stream
 def describe(r: dict[str, Any]) -> str:
     what = {"chain": f"{r['hops']} hops x{r['streams']}", "waypoint": f"{r['speed']:g} m/s x{r['streams']}",
             "www": f"{r['speed']:g} m/s"}.get(r["exp"], "")
-    head = f"{r['exp']} {what} {r['routing']} {r['variant']} {r['mss']} B w{r['window']} seed {r['seed']}"
+    head = (f"{r['exp']} {what} {r['routing']} {r['variant']} {r['mss']} B w{r['window']} seed {r['seed']} "
+            f"({r['reading']})")
     if r["exp"] == "www":
         return f"{head}: {r['downloads_done']}/{r['downloads']} downloads"
     return f"{head}: {r['thr1_kbps']:.0f} kbit/s"
 
 
 def run_experiments(experiments: tuple[str, ...], *, files: int, out: Path | None, jobs: int,
-                    progress: Callable[[str], None]) -> pd.DataFrame:
+                    progress: Callable[[str], None], readings: tuple[str, ...] = ("ns2",)) -> pd.DataFrame:
     """Run the chosen experiments (the chains first: every expected
     throughput needs their T_i) and return all rows."""
     frames = []
     for exp in EXPERIMENTS:
         if exp != "chain" and exp not in experiments:
             continue
-        rows = run_grid(tasks(exp, files), row_of, name=f"seed002-{exp}", columns=COLUMNS, out=out, jobs=jobs,
+        rows = run_grid(tasks(exp, files, readings), row_of, name=f"seed002-{exp}", columns=COLUMNS, out=out, jobs=jobs,
                         progress=progress, describe=describe, csv_name=f"runs-{exp}.csv")
         frames.append(pd.DataFrame(rows, columns=COLUMNS))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

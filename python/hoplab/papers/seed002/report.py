@@ -383,12 +383,21 @@ def report_www(rows: pd.DataFrame, T: dict[Key, dict[int, float]]) -> str:
 
 
 def report(rows: pd.DataFrame) -> str:
-    T = chain_T(rows)
-    parts = [report_chain(rows, T), report_one_to_four(rows, T), report_overlap(rows, T), report_waypoint(rows, T),
-             report_www(rows, T)]
+    sections = []
+    for reading in S.READINGS:
+        r = rows[rows["reading"] == reading] if "reading" in rows else rows
+        if len(r):
+            sections.append(f"--- {S.READING_TEXT[reading]} ---\n\n" + _report_one_reading(r))
     note = ("Expected throughput (Eq. 1): the oracle's t_i (true topology, 250 m) with these chains' T_i. "
             "Throughput: the time to acknowledge 4 MB (§7.1), or bytes delivered over the run if unfinished.\n"
             "Figs. 3 and 10 are lost: the one-to-four and overlap movements are rebuilt from the stated "
-            "connectivity times (seed002_scenarios.py).")
+            "connectivity times (papers/seed002/scenarios.py).")
     return ("Seed 002 (Östergren), hoplab beside the thesis's findings\n\n"
-            + "\n\n".join(p for p in parts if p) + "\n\n" + note)
+            + "\n\n".join(sections) + "\n\n" + note)
+
+
+def _report_one_reading(rows: pd.DataFrame) -> str:
+    T = chain_T(rows)
+    parts = [report_chain(rows, T), report_one_to_four(rows, T), report_overlap(rows, T), report_waypoint(rows, T),
+             report_www(rows, T)]
+    return "\n\n".join(p for p in parts if p)

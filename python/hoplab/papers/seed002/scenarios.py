@@ -35,12 +35,34 @@ SPEEDS_MPS = (2.0, 10.0)  # §8.4: mean speeds; each leg's speed uniform in [0.9
 MAX_CHAIN_HOPS = 9  # §7.1.1: T_i for 1 <= i <= 9
 
 # §8: AODV "set to use link layer notifications", DSR "configured to use the
-# promiscuous mode option" (ns-2's CMU DSR: hoplab's `ns2` preset).
+# promiscuous mode option". The standards' reading: RFC 3561 AODV and hoplab's
+# `ns2` DSR preset; ns-2's reading (the default): the presets `compat = "ns2"`
+# gives, ns-2's CMU AODV and CMU DSR.
 ROUTING = {
     "aodv": {"protocol": "aodv", "preset": "rfc3561", "aodv": {"link_detection": "link_layer"}},
     "dsr": {"protocol": "dsr", "preset": "ns2", "dsr": {"promiscuous": True}},
     "static": {"protocol": "static"},  # the thesis's ZERO: routes set before the run
 }
+NS2_ROUTING = {
+    "aodv": {"protocol": "aodv", "aodv": {"link_detection": "link_layer"}},
+    "dsr": {"protocol": "dsr", "dsr": {"promiscuous": True}},
+    "static": {"protocol": "static"},
+}
+# The thesis ran ns-2 with the CMU Monarch extensions (§5): `compat = "ns2"`.
+READINGS = ("ns2", "standard")
+READING_TEXT = {
+    "ns2": "ns-2's reading (compat = \"ns2\": ns-2.35's MAC, CMU AODV and DSR, ns-2's RTO estimator)",
+    "standard": "the standards' reading (IEEE 802.11, RFC 3561 AODV, hoplab's ns2 DSR preset, RFC 6298 RTO)",
+}
+
+
+def read_as(s: dict[str, Any], reading: str) -> dict[str, Any]:
+    """A scenario built for the standards' reading, as ns-2's reading runs it."""
+    if reading == "ns2":
+        s["compat"] = "ns2"
+        proto = s.get("routing", {}).get("protocol", "static")
+        s["routing"] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in NS2_ROUTING[proto].items()}
+    return s
 
 
 @dataclass(frozen=True)
