@@ -3,7 +3,6 @@
 
 use super::output::Output;
 use super::routing::Routing;
-use super::schema::compat::Compat;
 use crate::app::config::Flow;
 use crate::mac::config::Mac;
 use crate::mobility::config::{Mobility, Topology};
@@ -48,6 +47,30 @@ pub struct Scenario {
     /// Link-layer ECN marking (LRED), off by default.
     #[serde(default)]
     pub lred: Lred,
+}
+
+/// Whose reading of the protocols a scenario asks for (`compat`); the
+/// profiles' field values are the table in schema/compat.rs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compat {
+    /// IEEE 802.11-1999 and the RFCs.
+    #[default]
+    Standard,
+    /// ns-2.35 with the CMU Monarch wireless extensions, as Debian installs it.
+    Ns2,
+}
+
+impl Compat {
+    pub fn is_standard(&self) -> bool {
+        *self == Compat::Standard
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Compat::Standard => "standard",
+            Compat::Ns2 => "ns2",
+        }
+    }
 }
 
 fn default_name() -> String {

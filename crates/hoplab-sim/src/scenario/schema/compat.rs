@@ -10,28 +10,9 @@
 //! it applies (a sibling-or-ancestor field equal to a string), and its source.
 
 use super::rename::Tree;
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Compat {
-    /// IEEE 802.11-1999 and the RFCs.
-    #[default]
-    Standard,
-    /// ns-2.35 with the CMU Monarch wireless extensions, as Debian installs it.
-    Ns2,
-}
+pub use crate::scenario::model::Compat;
 
 impl Compat {
-    pub fn is_standard(&self) -> bool {
-        *self == Compat::Standard
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Compat::Standard => "standard",
-            Compat::Ns2 => "ns2",
-        }
-    }
     /// The profile's entries.
     pub fn entries(self) -> impl Iterator<Item = &'static Entry> {
         PROFILE.iter().filter(move |e| e.profile == self)
