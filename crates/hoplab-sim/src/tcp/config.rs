@@ -88,6 +88,9 @@ pub struct TcpParams {
     pub initial_rto: Option<f64>,
     #[serde(rename = "max_rto_s")]
     pub max_rto: Option<f64>,
+    /// ns-2's one-way SYN (`syn_`): a 40-byte first segment with cwnd 1,
+    /// `initial_cwnd` once it is ACKed (default false).
+    pub syn: Option<bool>,
     /// Retransmission timer: "rfc6298" (default) or "ns2".
     pub rto_estimator: Option<RtoEstimator>,
     /// ns-2 `tcpTick_` in seconds (0.01), read only by the "ns2" timer.
@@ -137,6 +140,7 @@ impl TcpParams {
             min_rto: self.min_rto.or(base.min_rto),
             initial_rto: self.initial_rto.or(base.initial_rto),
             max_rto: self.max_rto.or(base.max_rto),
+            syn: self.syn.or(base.syn),
             rto_estimator: self.rto_estimator.or(base.rto_estimator),
             tick: self.tick.or(base.tick),
             vegas_alpha: self.vegas_alpha.or(base.vegas_alpha),
@@ -175,6 +179,10 @@ pub struct TcpConfig {
     pub rto_max: Dur,
     /// Clock granularity G of RFC 6298.
     pub clock_granularity: Dur,
+    /// ns-2 one-way TCP's SYN (tcp.cc `output`, `set_initial_window`): the
+    /// first segment carries no payload, sent with a window of one; the
+    /// window becomes `initial_cwnd` when it is ACKed.
+    pub syn: bool,
     /// Which retransmission timer runs.
     pub rto_estimator: RtoEstimator,
     /// ns-2 `tcpTick_`: the "ns2" timer's clock.
@@ -239,6 +247,7 @@ impl Default for TcpConfig {
             rto_initial: Dur::from_millis(1000), // RFC 6298 (2.1)
             rto_max: Dur::from_millis(60_000), // RFC 6298 (2.5) "at least 60 seconds"
             clock_granularity: Dur::from_millis(1),
+            syn: false,
             rto_estimator: RtoEstimator::Rfc6298,
             tick: Dur::from_millis(10), // ns-default.tcl: Agent/TCP set tcpTick_ 0.01
             dupack_threshold: 3, // RFC 5681 §3.2
@@ -278,6 +287,7 @@ impl TcpConfig {
             rto_initial: p.initial_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_initial),
             rto_max: p.max_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_max),
             clock_granularity: d.clock_granularity,
+            syn: p.syn.unwrap_or(d.syn),
             rto_estimator: p.rto_estimator.unwrap_or(d.rto_estimator),
             tick: p.tick.map(Dur::from_secs_f64).unwrap_or(d.tick),
             dupack_threshold: d.dupack_threshold,

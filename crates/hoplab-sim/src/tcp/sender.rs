@@ -159,6 +159,9 @@ pub struct TcpSender {
     probe_interval: Dur,
     /// ELFN / ADTCP standby: window and timers frozen, probing.
     standby: Option<Standby>,
+    /// ns-2's one-way SYN (`tcp.syn`): its sequence number (the first), and
+    /// the window to open when it is ACKed.
+    syn: Option<(u64, u32)>,
 }
 
 
@@ -175,6 +178,9 @@ impl TcpSender {
             }
         };
         let ssthresh = (MAX_WINDOW_BYTES / mss as u64) as f64;
+        // ns-2 tcp.cc set_initial_window: syn_ and delay_growth_ -> cwnd_ 1.
+        let syn = cfg.syn.then_some((0, cfg.initial_cwnd.max(1)));
+        let total_segments = total_segments.map(|n| n + syn.is_some() as u64);
         TcpSender {
             flow,
             mss,
@@ -190,7 +196,7 @@ impl TcpSender {
             partial_acks: 0,
             recover: None,
             pending_retransmit: None,
-            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.cwnd_clamp()),
+            window: Window::new(if syn.is_some() { 1 } else { cfg.initial_cwnd.max(1) }, ssthresh, cfg.cwnd_clamp()),
             rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
             cc: Congestion::new(cfg.variant, cfg.vegas),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
@@ -211,6 +217,7 @@ impl TcpSender {
             adtcp: cfg.adtcp.then(AdtcpSender::default),
             probe_interval: cfg.probe_interval,
             standby: None,
+            syn,
         }
         .with_few(cfg)
     }
@@ -223,6 +230,9 @@ impl TcpSender {
         (self.snd_una, self.snd_nxt, self.snd_max) = (seq, seq, seq);
         self.total_segments = self.total_segments.map(|n| n + seq);
         self.sack = self.sack.take().map(|sb| sb.starting_at(seq));
+        if let Some(s) = self.syn.as_mut() {
+            s.0 = seq;
+        }
         self
     }
 
@@ -338,6 +348,11 @@ impl TcpSender {
         }
         if let (Some(f), Some((cwnd, ssthresh))) = (&self.few, grown_from) {
             f.scale_increase(&mut self.window, cwnd, ssthresh); // seed 001 Eq. 9
+        }
+        if self.syn.is_some_and(|(s, _)| a == s + 1) {
+            // ns-2 tcp.cc recv (`last_ack_ == 0 && delay_growth_`): the ACK
+            // of the SYN alone opens the window to windowInit_.
+            self.window.set_cwnd(self.syn.map_or(1, |(_, w)| w) as f64);
         }
         let mut rto = self.rtt.rto();
         if let Some(ns2) = self.rtt.ns2() {
@@ -554,14 +569,18 @@ impl TcpSender {
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
         }
+        let is_syn = self.syn.is_some_and(|(s, _)| seq == s);
         let payload = match self.total_segments {
+            _ if is_syn => 0, // tcp.cc output: the SYN is tcpip_base_hdr_size_ bytes
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
+        // Data segments after a SYN start one number later in the stream.
+        let index = if self.syn.is_some_and(|(s, _)| seq > s) { seq - 1 } else { seq };
         let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
-        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0 };
+        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0, syn: is_syn };
         // What we believe segment `seq` holds (tcp/stream.rs): the sink checks it.
-        seg.checksum = super::stream::range_checksum(self.flow, seq * self.mss as u64, payload);
+        seg.checksum = super::stream::range_checksum(self.flow, index * self.mss as u64, payload);
         if self.adtcp.is_some() {
             seg.options += TIMESTAMP_OPTION; // ADTCP's IDD needs the send time
         }

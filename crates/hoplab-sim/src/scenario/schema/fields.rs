@@ -281,6 +281,7 @@ pub const FIELDS: &[Field] = &[
     n("tcp.min_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms (RFC 6298 clock granularity G used here) to 1 h"), "ns-2 minrto_ (0.2)", "lower bound of the RTO"),
     n("tcp.initial_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms (RFC 6298 clock granularity G used here) to 1 h"), "RFC 6298 (2.1)", "RTO before the first RTT sample"),
     n("tcp.max_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms to 1 h (RFC 6298 (2.5): a maximum of at least 60 s)"), "RFC 6298 (2.5)", "upper bound of the RTO (>= min_rto_s)"),
+    o("tcp.syn", "bool", "ns-2 tcp.cc output/set_initial_window (Agent/TCP syn_ true)", "a 40-byte SYN first, with cwnd 1; initial_cwnd once it is ACKed"),
     o("tcp.rto_estimator", "\"rfc6298\" | \"ns2\"", "RFC 6298; ns-2 tcp.cc rtt_update/rtt_timeout", "retransmission timer: RFC 6298, or ns-2's tick-based one with one timed segment per RTT"),
     n("tcp.tick_s", "float", S, Range::closed(1e-6, 1.0, "1 us to 1 s (ns-2 tcpTick_; read only by rto_estimator = \"ns2\")"), "ns-2 tcpTick_ (0.01)", "clock tick of the ns2 retransmission timer"),
     n("tcp.vegas_alpha", "integer", SEG, Range::closed(1.0, 65_535.0, "at least one segment, at most vegas_beta"), "ns-2 v_alpha_", "Vegas: grow below this many queued segments"),

@@ -47,6 +47,7 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
         min_rto: Some(c.rto_min.as_secs_f64()),
         initial_rto: Some(c.rto_initial.as_secs_f64()),
         max_rto: Some(c.rto_max.as_secs_f64()),
+        syn: Some(c.syn),
         rto_estimator: Some(c.rto_estimator),
         tick: Some(c.tick.as_secs_f64()),
         vegas_alpha: Some(v.alpha),
