@@ -17,6 +17,8 @@
 //!   retransmission, which ns-2 does not. Refusing a sample whenever an ACK
 //!   also covers a retransmission instead keeps a lossy flow's RTO backed off
 //!   for much longer (docs/ARCHITECTURE.md, "Crossing flows").
+//!   With `rto_estimator = "ns2"` none of this applies: ns-2's own timer
+//!   (`tcp::rtt::Ns2Rtt`) times one segment per RTT as tcp.cc does.
 //! - **Dup-ACK gate**: fast retransmit needs the cumulative ACK to cover
 //!   `recover` (set on entering recovery and on a timeout) for both variants
 //!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
