@@ -57,7 +57,7 @@ PATHS = [
     "radio.frequency_hz", "radio.antenna_height_m",
     "tcp.mss_bytes", "tcp.max_cwnd", "tcp.receive_window_bytes", "tcp.initial_cwnd", "tcp.delack_timeout_s", "tcp.min_rto_s",
     "tcp.initial_rto_s", "tcp.max_rto_s", "tcp.variant", "tcp.few_alpha", "tcp.vegas_alpha", "tcp.probe_interval_s",
-    "tcp.receiver", "tcp.ecn", "tcp.elfn", "tcp.adtcp",
+    "tcp.receiver", "tcp.ecn", "tcp.elfn", "tcp.adtcp", "tcp.rto_estimator", "tcp.tick_s",
     "topology.nodes", "topology.spacing_m", "topology.width_m", "topology.rows", "topology.cols",
     "flows.0.src", "flows.0.dst", "flows.0.start_s", "flows.0.stop_s", "flows.0.bytes", "flows.0.rate_kbps",
     "flows.0.packet_size_bytes", "mobility.step_m", "link.arp", "link.arp_queue_limit", "lred.enabled",

@@ -39,6 +39,7 @@ fn each_bad_value_names_its_field() {
         (&with("[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 5.0\npacket_size_bytes = 0\n"), "flows[1].packet_size_bytes"),
         (&with("[mac]\ncw_min = 30\n"), "mac.cw_min"),
         (&with("[mac]\ncw_max = 15\n"), "mac.cw_max"),
+        (&with("[mac]\npreamble = \"short\"\n"), "mac.preamble"),
         (&with("[mac]\ndata_rate_mbps = 0.0\n"), "mac.data_rate_mbps"),
         (&with("[mac]\nshort_retry_limit = 0\n"), "mac.short_retry_limit"),
         (&with("[mac]\nqueue_limit = 0\n"), "mac.queue_limit"),

@@ -189,6 +189,15 @@ impl Scenario {
         if !(m.cw_max + 1).is_power_of_two() || m.cw_max < m.cw_min {
             return err("mac.cw_max", format!("{} must be 2^k - 1 and at least cw_min ({})", m.cw_max, m.cw_min));
         }
+        // 802.11b §18.2.2.2: the short PLCP header is sent at 2 Mbit/s and
+        // serves the 2, 5.5 and 11 Mbit/s rates only; control frames at a
+        // 1 Mbit/s basic rate need the long preamble.
+        if m.preamble == crate::mac::config::Preamble::Short && m.basic_rate_mbps < 2.0 {
+            return err(
+                "mac.preamble",
+                format!("\"short\" cannot carry the {} Mbit/s basic rate (802.11b §18.2.2.2: the short PLCP is for 2, 5.5 and 11 Mbit/s; use basic_rate_mbps >= 2 or the long preamble)", m.basic_rate_mbps),
+            );
+        }
         Ok(())
     }
 }

@@ -39,6 +39,17 @@ pub enum TcpReceiver {
     Every,
 }
 
+/// The retransmission timer (`tcp.rto_estimator`, `tcp::rtt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoEstimator {
+    /// RFC 6298 in nanoseconds, a sample per ACK of new data (Karn's rule).
+    Rfc6298,
+    /// ns-2.35 `TcpAgent`: RTT in ticks of `tick_s`, one timed segment per
+    /// RTT, ns-2's backoff, and the timer restarted at a fast retransmit.
+    Ns2,
+}
+
 /// How `max_cwnd` is applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -77,6 +88,14 @@ pub struct TcpParams {
     pub initial_rto: Option<f64>,
     #[serde(rename = "max_rto_s")]
     pub max_rto: Option<f64>,
+    /// ns-2's one-way SYN (`syn_`): a 40-byte first segment with cwnd 1,
+    /// `initial_cwnd` once it is ACKed (default false).
+    pub syn: Option<bool>,
+    /// Retransmission timer: "rfc6298" (default) or "ns2".
+    pub rto_estimator: Option<RtoEstimator>,
+    /// ns-2 `tcpTick_` in seconds (0.01), read only by the "ns2" timer.
+    #[serde(rename = "tick_s")]
+    pub tick: Option<f64>,
     /// Vegas α, β, γ in segments (ns-2 `v_alpha_`, `v_beta_`, `v_gamma_`:
     /// 1, 3, 1): below α extra segments queued the window grows, above β it
     /// shrinks; above γ Vegas leaves slow start. Used when variant = "vegas".
@@ -121,6 +140,9 @@ impl TcpParams {
             min_rto: self.min_rto.or(base.min_rto),
             initial_rto: self.initial_rto.or(base.initial_rto),
             max_rto: self.max_rto.or(base.max_rto),
+            syn: self.syn.or(base.syn),
+            rto_estimator: self.rto_estimator.or(base.rto_estimator),
+            tick: self.tick.or(base.tick),
             vegas_alpha: self.vegas_alpha.or(base.vegas_alpha),
             vegas_beta: self.vegas_beta.or(base.vegas_beta),
             vegas_gamma: self.vegas_gamma.or(base.vegas_gamma),
@@ -157,6 +179,14 @@ pub struct TcpConfig {
     pub rto_max: Dur,
     /// Clock granularity G of RFC 6298.
     pub clock_granularity: Dur,
+    /// ns-2 one-way TCP's SYN (tcp.cc `output`, `set_initial_window`): the
+    /// first segment carries no payload, sent with a window of one; the
+    /// window becomes `initial_cwnd` when it is ACKed.
+    pub syn: bool,
+    /// Which retransmission timer runs.
+    pub rto_estimator: RtoEstimator,
+    /// ns-2 `tcpTick_`: the "ns2" timer's clock.
+    pub tick: Dur,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
     /// Sink: ACK every second segment with a timer (ns-2 `DelAck`) instead of every segment.
@@ -217,6 +247,9 @@ impl Default for TcpConfig {
             rto_initial: Dur::from_millis(1000), // RFC 6298 (2.1)
             rto_max: Dur::from_millis(60_000), // RFC 6298 (2.5) "at least 60 seconds"
             clock_granularity: Dur::from_millis(1),
+            syn: false,
+            rto_estimator: RtoEstimator::Rfc6298,
+            tick: Dur::from_millis(10), // ns-default.tcl: Agent/TCP set tcpTick_ 0.01
             dupack_threshold: 3, // RFC 5681 §3.2
             delayed_ack: true,
             delack_timeout: Dur::from_millis(100), // ns-2 DelAck interval_
@@ -254,6 +287,9 @@ impl TcpConfig {
             rto_initial: p.initial_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_initial),
             rto_max: p.max_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_max),
             clock_granularity: d.clock_granularity,
+            syn: p.syn.unwrap_or(d.syn),
+            rto_estimator: p.rto_estimator.unwrap_or(d.rto_estimator),
+            tick: p.tick.map(Dur::from_secs_f64).unwrap_or(d.tick),
             dupack_threshold: d.dupack_threshold,
             delayed_ack: p.delayed_ack.unwrap_or(receiver != TcpReceiver::Every),
             delack_timeout: p.delack_timeout.map(Dur::from_secs_f64).unwrap_or(d.delack_timeout),

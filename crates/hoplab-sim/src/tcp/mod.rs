@@ -47,4 +47,4 @@ pub use sink::TcpSink;
 #[cfg_attr(not(test), allow(unused_imports))]
 pub use vegas::{Vegas, VegasParams};
 #[cfg_attr(not(test), allow(unused_imports))]
-pub use config::{initial_window_segments, TcpConfig, Variant, DEFAULT_RECEIVE_WINDOW, MAX_WINDOW_BYTES};
+pub use config::{initial_window_segments, RtoEstimator, TcpConfig, Variant, DEFAULT_RECEIVE_WINDOW, MAX_WINDOW_BYTES};

@@ -17,6 +17,8 @@
 //!   retransmission, which ns-2 does not. Refusing a sample whenever an ACK
 //!   also covers a retransmission instead keeps a lossy flow's RTO backed off
 //!   for much longer (docs/ARCHITECTURE.md, "Crossing flows").
+//!   With `rto_estimator = "ns2"` none of this applies: ns-2's own timer
+//!   (`tcp::rtt::Ns2Rtt`) times one segment per RTT as tcp.cc does.
 //! - **Dup-ACK gate**: fast retransmit needs the cumulative ACK to cover
 //!   `recover` (set on entering recovery and on a timeout) for both variants
 //!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
@@ -34,9 +36,9 @@ use super::ecn::{self, EcnSender};
 use super::few::Few;
 use super::adtcp::{AdtcpSender, Reaction, TIMESTAMP_OPTION};
 use super::elfn::{Cause, Standby};
-use super::rtt::RttEstimator;
+use super::rtt::{Ns2Rtt, Rto, RttEstimator};
 use super::scoreboard::{NextSeg, Scoreboard};
-use super::{TcpConfig, Variant, MAX_WINDOW_BYTES};
+use super::{RtoEstimator, TcpConfig, Variant, MAX_WINDOW_BYTES};
 use crate::series::{Series, SeriesLimits};
 use crate::time::{Dur, SimTime};
 use crate::wire::TcpSegment;
@@ -71,6 +73,15 @@ pub struct SenderStats {
     /// ADTCP: loss indications (3 dup ACKs or a timeout) handled as
     /// congestion (incl. normal), channel error, route change, disconnection.
     pub adtcp_reactions: [u64; 4],
+}
+
+impl SenderStats {
+    fn note_rtt(&mut self, r: Dur) {
+        let s = r.as_secs_f64();
+        self.rtt_samples += 1;
+        self.rtt_sum_s += s;
+        self.rtt_sum_sq_s += s * s;
+    }
 }
 
 /// One point of the cwnd / ssthresh / srtt / rto time series.
@@ -132,7 +143,7 @@ pub struct TcpSender {
     cc: Congestion,
     /// SACK flows only: the RFC 6675 scoreboard that drives loss recovery.
     sack: Option<Scoreboard>,
-    rtt: RttEstimator,
+    rtt: Rto,
     rto_deadline: Option<SimTime>,
     stopped: bool,
     stats: SenderStats,
@@ -150,6 +161,9 @@ pub struct TcpSender {
     probe_interval: Dur,
     /// ELFN / ADTCP standby: window and timers frozen, probing.
     standby: Option<Standby>,
+    /// ns-2's one-way SYN (`tcp.syn`): its sequence number (the first), and
+    /// the window to open when it is ACKed.
+    syn: Option<(u64, u32)>,
 }
 
 
@@ -166,6 +180,9 @@ impl TcpSender {
             }
         };
         let ssthresh = (MAX_WINDOW_BYTES / mss as u64) as f64;
+        // ns-2 tcp.cc set_initial_window: syn_ and delay_growth_ -> cwnd_ 1.
+        let syn = cfg.syn.then_some((0, cfg.initial_cwnd.max(1)));
+        let total_segments = total_segments.map(|n| n + syn.is_some() as u64);
         TcpSender {
             flow,
             mss,
@@ -181,11 +198,14 @@ impl TcpSender {
             partial_acks: 0,
             recover: None,
             pending_retransmit: None,
-            window: Window::new(cfg.initial_cwnd.max(1), ssthresh, cfg.cwnd_clamp()),
+            window: Window::new(if syn.is_some() { 1 } else { cfg.initial_cwnd.max(1) }, ssthresh, cfg.cwnd_clamp()),
             rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
             cc: Congestion::new(cfg.variant, cfg.vegas),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
-            rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity),
+            rtt: match cfg.rto_estimator {
+                RtoEstimator::Rfc6298 => Rto::Rfc6298(RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity)),
+                RtoEstimator::Ns2 => Rto::Ns2(Ns2Rtt::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.tick)),
+            },
             rto_deadline: None,
             backoff_since: None,
             timed_from: SimTime::ZERO,
@@ -199,6 +219,7 @@ impl TcpSender {
             adtcp: cfg.adtcp.then(AdtcpSender::default),
             probe_interval: cfg.probe_interval,
             standby: None,
+            syn,
         }
         .with_few(cfg)
     }
@@ -211,6 +232,9 @@ impl TcpSender {
         (self.snd_una, self.snd_nxt, self.snd_max) = (seq, seq, seq);
         self.total_segments = self.total_segments.map(|n| n + seq);
         self.sack = self.sack.take().map(|sb| sb.starting_at(seq));
+        if let Some(s) = self.syn.as_mut() {
+            s.0 = seq;
+        }
         self
     }
 
@@ -271,14 +295,16 @@ impl TcpSender {
         // RFC 6298 §3 (Karn): time only a segment sent once, and not before
         // our latest retransmission (ns-2 tcp.cc rtt_active_ / rtt_seq_).
         let newest = self.outstanding.drain(..acked as usize).next_back();
-        if let Some(SentInfo { sent_at, retransmitted: false }) = newest.filter(|i| i.sent_at >= self.timed_from) {
-            let r = now.since(sent_at);
-            self.rtt.sample(r); // RFC 6298 (2.2)/(2.3), ends backoff
-            let s = r.as_secs_f64();
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_sum_s += s;
-            self.stats.rtt_sum_sq_s += s * s;
+        if let Rto::Rfc6298(est) = &mut self.rtt {
+            if let Some(SentInfo { sent_at, retransmitted: false }) = newest.filter(|i| i.sent_at >= self.timed_from) {
+                let r = now.since(sent_at);
+                est.sample(r); // RFC 6298 (2.2)/(2.3), ends backoff
+                self.stats.note_rtt(r);
+            }
         }
+        // ns-2 newreno `partialnewack_helper`: the timer restarts (first
+        // partial ACK) before `partialnewack` can end the backoff.
+        let rto_before = self.rtt.rto();
         if let Some(since) = self.backoff_since.take() {
             self.stats.rto_time_s += now.since(since).as_secs_f64();
         }
@@ -290,6 +316,7 @@ impl TcpSender {
         }
         let flight = self.snd_max - self.snd_una;
         let mut restart_timer = true;
+        let mut partial = false;
         // FeW scales the growth of both ACK hooks (Vegas grows in the timed one).
         let grown_from = (!self.in_recovery).then(|| (self.window.cwnd(), self.window.ssthresh()));
         if self.in_recovery {
@@ -298,6 +325,7 @@ impl TcpSender {
             match self.cc.hooks().on_recovery_ack(&mut self.window, &info) {
                 RecoveryStep::Exit => self.in_recovery = false,
                 RecoveryStep::Stay { retransmit, restart_timer: restart } => {
+                    partial = true;
                     self.partial_acks += 1;
                     if retransmit {
                         self.pending_retransmit = Some(self.snd_una); // RFC 6582 §3.2 step 5
@@ -323,10 +351,25 @@ impl TcpSender {
         if let (Some(f), Some((cwnd, ssthresh))) = (&self.few, grown_from) {
             f.scale_increase(&mut self.window, cwnd, ssthresh); // seed 001 Eq. 9
         }
+        if self.syn.is_some_and(|(s, _)| a == s + 1) {
+            // ns-2 tcp.cc recv (`last_ack_ == 0 && delay_growth_`): the ACK
+            // of the SYN alone opens the window to windowInit_.
+            self.window.set_cwnd(self.syn.map_or(1, |(_, w)| w) as f64);
+        }
+        let mut rto = self.rtt.rto();
+        if let Some(ns2) = self.rtt.ns2() {
+            if partial {
+                ns2.on_partial_ack(a - 1); // tcp-newreno.cc partialnewack: no sample
+                rto = rto_before;
+            } else if let Some(r) = ns2.on_new_ack(now, a - 1) {
+                self.stats.note_rtt(r); // tcp.cc newack: the timed segment is covered
+                rto = self.rtt.rto(); // timerfix_: newtimer after rtt_update
+            }
+        }
         if flight == 0 {
             self.rto_deadline = None; // RFC 6298 (5.2)
         } else if restart_timer {
-            self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.3)
+            self.rto_deadline = Some(now + rto); // RFC 6298 (5.3)
         }
         if self.stats.done_at.is_none() && self.is_done() {
             self.stats.done_at = Some(now);
@@ -356,6 +399,9 @@ impl TcpSender {
                 self.stats.fast_retransmits += 1;
                 self.pending_retransmit = Some(self.snd_una);
                 self.rtt.backoff();
+                if let Some(ns2) = self.rtt.ns2() {
+                    ns2.cancel_timing(); // tcp.cc reset_rtx_timer
+                }
                 self.rto_deadline = Some(now + self.rtt.rto());
                 return;
             }
@@ -374,6 +420,12 @@ impl TcpSender {
             }
             self.cc.hooks().on_fast_retransmit(&mut self.window, flight, self.dupthresh);
             self.stats.fast_retransmits += 1;
+            if let Some(ns2) = self.rtt.ns2() {
+                // ns-2 tcp-newreno.cc / tcp.cc dupack_action: reset_rtx_timer
+                // restarts the timer and ends the timing, for every variant.
+                ns2.cancel_timing();
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
             if self.cc.hooks().fast_recovery() {
                 self.in_recovery = true;
                 self.partial_acks = 0;
@@ -420,6 +472,9 @@ impl TcpSender {
             f.on_rto(&mut self.window, before, flight, repeated); // seed 001 §4 bounds
         }
         self.rtt.backoff(); // RFC 6298 (5.5)
+        if let Some(ns2) = self.rtt.ns2() {
+            ns2.cancel_timing(); // tcp.cc timeout -> reset_rtx_timer(0, 1)
+        }
         if self.snd_max > 0 {
             self.recover = Some(self.snd_max - 1); // RFC 6582 §3.2 step 2 / ns-2
         }
@@ -506,6 +561,9 @@ impl TcpSender {
             self.snd_max = seq + 1;
         }
         self.stats.segments_sent += 1;
+        if let Some(ns2) = self.rtt.ns2() {
+            ns2.on_send(now, seq, !retransmit); // tcp.cc output: rtt_active_ / rtt_seq_ / rtt_ts_
+        }
         self.cc.hooks().on_send(now, seq, retransmit);
         if let Some(f) = self.few.as_mut() {
             f.on_sent(now);
@@ -513,14 +571,18 @@ impl TcpSender {
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.1)
         }
+        let is_syn = self.syn.is_some_and(|(s, _)| seq == s);
         let payload = match self.total_segments {
+            _ if is_syn => 0, // tcp.cc output: the SYN is tcpip_base_hdr_size_ bytes
             Some(n) if seq + 1 == n => self.last_payload,
             _ => self.mss,
         };
+        // Data segments after a SYN start one number later in the stream.
+        let index = if self.syn.is_some_and(|(s, _)| seq > s) { seq - 1 } else { seq };
         let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
-        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0 };
+        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0, syn: is_syn };
         // What we believe segment `seq` holds (tcp/stream.rs): the sink checks it.
-        seg.checksum = super::stream::range_checksum(self.flow, seq * self.mss as u64, payload);
+        seg.checksum = super::stream::range_checksum(self.flow, index * self.mss as u64, payload);
         if self.adtcp.is_some() {
             seg.options += TIMESTAMP_OPTION; // ADTCP's IDD needs the send time
         }

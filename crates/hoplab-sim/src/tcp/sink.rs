@@ -93,9 +93,9 @@ impl TcpSink {
         self.handle_segment(now, seg);
     }
 
-    /// Feed a data segment. Pure ACKs (payload 0) are ignored.
+    /// Feed a data segment (or an ns-2 SYN). Pure ACKs are ignored.
     pub fn handle_segment(&mut self, now: SimTime, seg: &TcpSegment) {
-        if seg.payload == 0 {
+        if seg.is_pure_ack() {
             return;
         }
         if let Some(e) = self.ecn.as_mut() {
@@ -121,7 +121,9 @@ impl TcpSink {
         while let Some((p, c)) = self.ooo.remove(&self.rcv_nxt) {
             self.deliver(self.rcv_nxt, p, c);
         }
-        let policy_acks = self.acks.on_in_order(now, seg.payload, self.ooo.is_empty());
+        // ns-2 tcp-sink.cc DelAckSink::recv, SYN_immediate_ack_ (default
+        // true): the SYN is ACKed at once, whatever the receiver model.
+        let policy_acks = seg.syn || self.acks.on_in_order(now, seg.payload, self.ooo.is_empty());
         if filled_hole || policy_acks {
             self.ack_now(); // RFC 5681 §4.2: also when it fills (part of) a gap
         }
@@ -138,7 +140,9 @@ impl TcpSink {
         self.next_offset += payload as u64;
         self.rcv_nxt = seqno + 1;
         self.stats.bytes_delivered += payload as u64;
-        self.stats.segments_unique += 1;
+        if payload > 0 {
+            self.stats.segments_unique += 1; // not an ns-2 SYN
+        }
     }
 
     fn ack_now(&mut self) {
@@ -165,7 +169,7 @@ impl TcpSink {
         let ecn = self.ecn.as_ref().map(EcnReceiver::ack_bits).unwrap_or_default();
         let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
         let options = sack.option_bytes();
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp, checksum: 0 })
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp, checksum: 0, syn: false })
     }
 
     /// When the delayed-ACK timer fires, if it is running.

@@ -36,6 +36,10 @@ pub struct TcpSegment {
     /// it. 0 on pure ACKs. Measurement only: it adds no bytes on the wire
     /// (real TCP carries the bytes and its own checksum).
     pub checksum: u32,
+    /// ns-2 one-way TCP's connection-setup segment (`Agent/TCP syn_`): the
+    /// first sequence number, no payload, 40 bytes at IP (tcp.cc `output`).
+    /// A segment for the sink, not an ACK.
+    pub syn: bool,
 }
 
 /// RFC 3168 ECN bits of one segment. ECT and CE are the IP header's ECN
@@ -56,7 +60,7 @@ pub struct Ecn {
 
 impl TcpSegment {
     pub fn is_pure_ack(&self) -> bool {
-        self.payload == 0
+        self.payload == 0 && !self.syn
     }
     pub fn size(&self) -> u32 {
         TCP_HEADER + self.options as u32 + self.payload

@@ -48,9 +48,14 @@ pub const PROFILE: &[Entry] = &[
     ns2_if("routing.preset", "\"ns2\"", ("routing.protocol", "dsr"), "dsr/dsragent.cc (CMU DSR)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---
     ns2("tcp.mss_bytes", "1000", "ns-default.tcl: Agent/TCP set packetSize_ 1000 (payload; +40 B TCP/IP, tcp.cc)"),
-    ns2("tcp.initial_cwnd", "1", "ns-default.tcl: Agent/TCP set windowInit_ 1"),
+    // tcp.cc set_initial_window: with syn_ and delay_growth_ (both true) a
+    // 40-byte SYN goes first with cwnd_ 1; its ACK sets cwnd_ to windowInit_.
+    ns2("tcp.syn", "true", "ns-default.tcl: Agent/TCP set syn_ true; tcp.cc output (a tcpip_base_hdr_size_ SYN as seqno 0)"),
+    ns2("tcp.initial_cwnd", "2", "ns-default.tcl: Agent/TCP set windowInit_ 2 (after the SYN, tcp.cc recv)"),
     ns2("tcp.initial_rto_s", "3.0", "ns-default.tcl: Agent/TCP set rtxcur_init_ 3.0"),
     ns2("tcp.receiver", "\"every\"", "ns-default.tcl / tcp-sink.cc: Agent/TCPSink ACKs every segment"),
+    ns2("tcp.rto_estimator", "\"ns2\"", "tcp.cc rtt_update/rtt_timeout/rtt_backoff, timestamps_ false: one timed segment per RTT; dupack_action reset_rtx_timer"),
+    ns2("tcp.tick_s", "0.01", "ns-default.tcl: Agent/TCP set tcpTick_ 0.01"),
 ];
 
 /// Fill in the profile named by the tree's `compat` field (if any) where
@@ -93,7 +98,9 @@ mod tests {
         let mut t: toml::Value = toml::from_str("compat = \"ns2\"\n[tcp]\nmss_bytes = 1460\n[routing]\nprotocol = \"dsr\"\n").unwrap();
         assert_eq!(apply(&mut t), Compat::Ns2);
         assert_eq!(t["tcp"]["mss_bytes"].as_integer(), Some(1460), "the scenario's own value stays");
-        assert_eq!(t["tcp"]["initial_cwnd"].as_integer(), Some(1));
+        assert_eq!(t["tcp"]["initial_cwnd"].as_integer(), Some(2));
+        assert_eq!(t["tcp"]["syn"].as_bool(), Some(true));
+        assert_eq!(t["tcp"]["rto_estimator"].as_str(), Some("ns2"));
         assert_eq!(t["routing"]["preset"].as_str(), Some("ns2"));
         let mut plain: toml::Value = toml::from_str("[tcp]\nmss_bytes = 1460\n").unwrap();
         let before = plain.clone();

@@ -178,3 +178,41 @@ fn karn_times_a_new_segment_acked_together_with_a_retransmission() {
     assert_eq!(s.stats().rtt_samples, 1);
     assert_eq!((s.srtt(), s.rto()), (Some(dms(100)), dms(300)), "backoff ended");
 }
+
+fn ns2_cfg(variant: Variant, iw: u32) -> crate::tcp::TcpConfig {
+    use crate::tcp::RtoEstimator;
+    crate::tcp::TcpConfig { rto_estimator: RtoEstimator::Ns2, rto_initial: dms(3000), ..cfg(variant, iw) }
+}
+
+#[test]
+fn ns2_timer_takes_one_sample_per_timed_segment() {
+    let mut s = TcpSender::new(0, &ns2_cfg(Variant::NewReno, 2), None, false);
+    assert_eq!(seqnos(&drain(&mut s, ms(0))), vec![0, 1]); // 0 is timed, 1 is not
+    assert_eq!(s.poll_timeout(), Some(ms(3000)), "rtxcur_init_");
+    s.handle_ack(ms(100), &ack(1)); // covers 0: 10 ticks -> rtxcur 30 ticks
+    assert_eq!(s.rto(), dms(300));
+    assert_eq!(s.poll_timeout(), Some(ms(400)));
+    drain(&mut s, ms(100)); // 2 and 3 sent at 100 ms; 2 is timed
+    s.handle_ack(ms(150), &ack(2)); // covers 1 only: not timed
+    assert_eq!(s.stats().rtt_samples, 1, "RFC 6298 would take a sample from every ACK");
+    s.handle_ack(ms(250), &ack(3)); // covers 2: 15 ticks
+    assert_eq!(s.stats().rtt_samples, 2);
+    assert_eq!(s.srtt(), Some(Dur(106_250_000)), "srtt8 = 80 + 5 = 85 ticks / 8");
+}
+
+#[test]
+fn ns2_timer_restarts_at_a_fast_retransmit() {
+    // ns-2 newreno dupack_action: reset_rtx_timer(1, 0). hoplab's RFC timer keeps running.
+    for (ns2, want) in [(false, ms(3000)), (true, ms(4200))] {
+        let c = if ns2 { ns2_cfg(Variant::NewReno, 8) } else { crate::tcp::TcpConfig { rto_initial: dms(3000), ..cfg(Variant::NewReno, 8) } };
+        let mut s = TcpSender::new(0, &c, None, false);
+        assert_eq!(drain(&mut s, ms(0)).len(), 8);
+        for t in [1000, 1100, 1200] {
+            s.handle_ack(ms(t), &ack(0)); // seg 0 lost: three duplicate ACKs
+        }
+        assert!(s.in_recovery());
+        let out = drain(&mut s, ms(1300));
+        assert_eq!(out[0].seqno, 0);
+        assert_eq!(s.poll_timeout(), Some(want), "ns2 = {ns2}: armed at 0 s, or again at the third dup ACK");
+    }
+}

@@ -22,7 +22,7 @@ fn delayed_ack_timer_fires_after_100ms_for_one_segment() {
     assert!(acknos(&mut s, 109).is_empty());
     s.handle_timeout(ms(110));
     let a = s.poll_transmit(ms(110)).unwrap();
-    assert_eq!(a, TcpSegment { flow: 3, seqno: 0, ackno: 1, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: Some(65_535), ecn: Default::default(), adtcp: None, checksum: 0 });
+    assert_eq!(a, TcpSegment { flow: 3, seqno: 0, ackno: 1, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: Some(65_535), ecn: Default::default(), adtcp: None, checksum: 0, syn: false });
     assert_eq!(s.poll_timeout(), None);
     assert_eq!(s.stats().acks_sent, 1);
 }
@@ -134,4 +134,35 @@ fn stream_check_catches_a_short_segment_mid_stream() {
     assert_eq!(s.stats().stream_errors, 0);
     s.handle_segment(ms(2), &data(2));
     assert_eq!(s.stats().stream_errors, 1);
+}
+
+#[test]
+fn ns2_syn_is_a_40_byte_first_segment_acked_at_once_then_the_initial_window() {
+    use super::support::{drain, ms, Pair};
+    use crate::tcp::config::TcpReceiver;
+    use crate::tcp::{TcpSender, Variant};
+    use crate::time::Dur;
+    let c = crate::tcp::TcpConfig { syn: true, receiver: TcpReceiver::Ns2, ..super::support::cfg(Variant::NewReno, 2) };
+    let mut s = TcpSender::new(0, &c, None, false);
+    let first = drain(&mut s, ms(0));
+    assert_eq!(first.len(), 1, "cwnd 1 for the SYN (tcp.cc set_initial_window)");
+    assert!(first[0].syn && first[0].payload == 0 && !first[0].is_pure_ack());
+    assert_eq!(crate::wire::TCP_HEADER + first[0].payload + 20, 40, "40 bytes at IP");
+    // The DelAck sink ACKs the SYN at once (SYN_immediate_ack_) and delivers no bytes.
+    let mut k = crate::tcp::TcpSink::new(0, &c);
+    k.handle_segment(ms(10), &first[0]);
+    let a = k.poll_transmit(ms(10)).expect("immediate ACK of the SYN");
+    assert_eq!(a.ackno, 1);
+    assert_eq!((k.stats().bytes_delivered, k.stats().segments_unique), (0, 0));
+    // Its ACK opens the window to initial_cwnd (windowInit_), not 1 + 1 from slow start.
+    s.handle_ack(ms(20), &a);
+    assert_eq!(s.cwnd(), 2.0);
+    let next = drain(&mut s, ms(20));
+    assert_eq!(next.iter().map(|x| (x.seqno, x.payload, x.syn)).collect::<Vec<_>>(), vec![(1, 1460, false), (2, 1460, false)]);
+    // A whole transfer: the stream check sees the right bytes, all delivered.
+    let mut p = Pair::new(&c, Some(1460 * 50 + 7), Dur::from_millis(10));
+    assert!(p.run_until_done(ms(60_000)));
+    assert_eq!(p.sink.stats().bytes_delivered, 1460 * 50 + 7);
+    assert_eq!(p.sink.stats().stream_errors, 0);
+    assert_eq!(p.sent.iter().filter(|(_, x)| x.syn).count(), 1);
 }
