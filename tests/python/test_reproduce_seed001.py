@@ -53,7 +53,7 @@ def test_the_ns2_reading_is_the_ns2_profile_with_ns2_defaults():
     assert sc["tcp"] == {"variant": "new_reno", "receive_window_bytes": 20000, "few_alpha": 0.01}
     resolved = tomllib.loads(_core.resolved_scenario(json.dumps(sc), "json"))
     assert resolved["tcp"]["mss_bytes"] == 1000 and resolved["tcp"]["receiver"] == "every"
-    assert resolved["tcp"]["initial_cwnd"] == 1
+    assert resolved["tcp"]["initial_cwnd"] == 2 and resolved["tcp"]["syn"] is True  # windowInit_ 2 after a SYN
 
 
 def test_schemes_use_the_agreed_fields():

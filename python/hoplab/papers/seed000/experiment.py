@@ -90,7 +90,7 @@ IF_RANGE_BELOW_CS_M = 356.0
 # ns-2.35's MAC and TCP rules (the routing preset stays AODV-UU: the paper ran
 # AODV-UU inside ns-2); "standard" hoplab's defaults (IEEE 802.11, the RFCs).
 READING_TEXT = {
-    "ns2": "ns-2's reading (compat = \"ns2\": ns-2.35's MAC, RTO estimator, windowInit_ 1, 3 s initial RTO)",
+    "ns2": "ns-2's reading (compat = \"ns2\": ns-2.35's MAC, RTO estimator, a SYN then windowInit_ 2, 3 s initial RTO)",
     "standard": "the standards' reading (IEEE 802.11, RFC 6298 and RFC 5681)",
 }
 

@@ -69,7 +69,7 @@ DSR: dict[str, Any] = {"protocol": "dsr", "preset": "ns2"}
 STATIC: dict[str, Any] = {"protocol": "static"}
 # ns-2's reading (--reading ns2, the default): the paper ran ns-2, whose
 # defaults `compat = "ns2"` gives: its MAC rules, CMU DSR, and its TCP
-# (packetSize_ 1000 B, Agent/TCPSink's ACK per segment, windowInit_ 1, its RTO
+# (packetSize_ 1000 B, Agent/TCPSink's ACK per segment, a SYN then windowInit_ 2, its RTO
 # estimator). Only window_ 20 (packets) is set here: 20 segments of 1000 B.
 NS2_TCP: dict[str, Any] = {"variant": "new_reno", "receive_window_bytes": 20 * 1000}
 NS2_DSR: dict[str, Any] = {"protocol": "dsr"}
