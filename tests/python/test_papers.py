@@ -27,7 +27,7 @@ OWN = {
     "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only", "--reading"},
     "seed002": {"--replicas", "--only", "--reading"},
     "seed003": {"--replicas", "--plot"},
-    "seed004": {"--replicas", "--duration", "--plots", "--plot"},
+    "seed004": {"--replicas", "--duration", "--plots", "--control", "--plot"},
 }
 
 

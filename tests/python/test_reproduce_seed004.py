@@ -198,3 +198,20 @@ def test_cli_errors_are_one_line(args, message):
 def test_plots_is_seed004s_option_only():
     r = CliRunner().invoke(cli, ["reproduce", "seed000", "--plots", "1hop"])
     assert r.exit_code == 2 and "No such option" in r.stderr and "--plots" in r.stderr
+
+
+def test_the_control_setting_sets_the_preamble_and_the_control_rate():
+    import json
+
+    from hoplab import _core
+    from hoplab.papers.seed004 import design as d4
+
+    assert d4.base_scenario()["mac"]["preamble"] == "long" and d4.base_scenario()["mac"]["basic_rate_mbps"] == 1.0
+    for name, (preamble, basic) in d4.CONTROLS.items():
+        mac = d4.base_scenario(control=name)["mac"]
+        assert (mac["preamble"], mac["basic_rate_mbps"]) == (preamble, basic)
+        _core.validate_json(json.dumps(d4.base_scenario(control=name)))  # 802.11b allows each
+    bad = d4.base_scenario()
+    bad["mac"]["preamble"] = "short"
+    with pytest.raises(_core.ScenarioError, match="preamble"):
+        _core.validate_json(json.dumps(bad))  # a short preamble at 1 Mbit/s is refused

@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+import click
+
 from .._framework import Failure, Outcome, Paper, Progress, ReproduceError, duration_option, option, replicas_option
 
 
 def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, duration: float | None,
-        plots_text: str | None) -> Outcome:
+        plots_text: str | None, control: str = "long-1") -> Outcome:
     from . import experiment as r4
 
     try:
@@ -26,7 +28,8 @@ def run(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None
     duration = r4.DEFAULT_DURATION_S if duration is None else duration
     # The lab's own progress bar (on a terminal), not one line per run.
     text, runs = r4.reproduce(replicas=replicas, duration=duration, plots=plots, jobs=jobs,
-                              store=None if out is None else out / "store", progress=sys.stderr.isatty())
+                              store=None if out is None else out / "store", progress=sys.stderr.isatty(),
+                              control=control)
     note = None if out is None else f"per-run rows: {out / 'runs.csv'}; store: {out / 'store'}"
     return Outcome(text, {"runs.csv": runs.to_csv(index=False).encode()}, note, _figure(runs))
 
@@ -56,6 +59,9 @@ PAPER = Paper(
         duration_option("Simulated seconds per run [default: 180]."),
         option("--plots", "plots_text", default=None, metavar="LIST",
                help="Plots to run, of 1hop..6hop, 2by2, 3by2, 4by2 [default: all]."),
+        option("--control", type=click.Choice(["long-1", "short-2", "short-11"]), default="long-1", show_default=True,
+               help="PLCP preamble and rate of RTS/CTS/ACK, which the paper does not give: long at 1 Mbit/s, or "
+                    "short at 2 or 11 Mbit/s (802.11b has no short preamble at 1 Mbit/s)."),
     ],
     run=run,
     plot=True,

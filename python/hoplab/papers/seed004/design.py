@@ -102,8 +102,19 @@ def clamp(hops: int) -> int:
     return (3 * hops + 1) // 2
 
 
-def base_scenario(duration: float = DEFAULT_DURATION_S) -> dict[str, Any]:
+# The PLCP preamble and the rate of the control frames (RTS, CTS, ACK), which
+# the paper does not give: (preamble, basic rate in Mbit/s). The testbed's
+# RTS/CTS cost, 0.30 ms per segment on 1 hop (Table 2), fits only a short
+# preamble with control frames at 11 Mbit/s; 802.11b forbids the short
+# preamble at 1 Mbit/s (§18.2.2.2), so the long one is the only choice there.
+CONTROLS: dict[str, tuple[str, float]] = {"long-1": ("long", 1.0), "short-2": ("short", 2.0),
+                                          "short-11": ("short", 11.0)}
+DEFAULT_CONTROL = "long-1"
+
+
+def base_scenario(duration: float = DEFAULT_DURATION_S, control: str = DEFAULT_CONTROL) -> dict[str, Any]:
     """The settings every run shares; plots and treatments override parts."""
+    preamble, basic = CONTROLS[control]
     return {
         "name": "seed004",
         "duration_s": float(duration),
@@ -114,7 +125,8 @@ def base_scenario(duration: float = DEFAULT_DURATION_S) -> dict[str, Any]:
             # §2, setting 4: 11 Mbit/s, no rate adaptation; RTS, CTS (and the
             # MAC ACK) at the 1 Mbit/s base rate, long PLCP preamble.
             "data_rate_mbps": 11.0,
-            "basic_rate_mbps": 1.0,
+            "basic_rate_mbps": basic,
+            "preamble": preamble,
             "rts_threshold_bytes": RTS_ON_BYTES,
             # §2, setting 1: "retry limit ... is set to 8": one limit for every
             # frame, so both the short and the long limit.
@@ -197,7 +209,7 @@ def treatment_set(treatment: str, plot: str) -> dict[str, Any]:
             "mac.rts_threshold_bytes": RTS_OFF_BYTES if rts_off else RTS_ON_BYTES}
 
 
-def design(*, replicas: int = DEFAULT_REPLICAS, duration: float = DEFAULT_DURATION_S,
+def design(*, replicas: int = DEFAULT_REPLICAS, duration: float = DEFAULT_DURATION_S, control: str = DEFAULT_CONTROL,
            plots: Iterable[str] = tuple(PLOTS), treatments: Iterable[str] = tuple(TREATMENTS),
            name: str = "seed004") -> dict[str, Any]:
     """The lab design dict: listed cells (treatment x plot), each with its
@@ -208,7 +220,7 @@ def design(*, replicas: int = DEFAULT_REPLICAS, duration: float = DEFAULT_DURATI
         for t in treatments:
             cells.append({"factors": {"treatment": t, "plot": p},
                           "set": {**plot_set(p), **treatment_set(t, p)}})
-    return {"name": name, "base": base_scenario(duration), "replicas": int(replicas),
+    return {"name": name, "base": base_scenario(duration, control), "replicas": int(replicas),
             "order": "randomised", "order_seed": ORDER_SEED, "treatments": cells}
 
 

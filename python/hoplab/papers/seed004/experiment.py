@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from ... import lab
-from .design import (DEFAULT_DURATION_S, DEFAULT_REPLICAS, PLOTS, TREATMENTS, design,
+from .design import (DEFAULT_CONTROL, DEFAULT_DURATION_S, DEFAULT_REPLICAS, PLOTS, TREATMENTS, design,
                              parse_plots)
 from .report import report
 
@@ -58,11 +58,11 @@ def run(design_dict: dict[str, Any], store: str | os.PathLike[str], *, jobs: int
 
 def reproduce(*, replicas: int = DEFAULT_REPLICAS, duration: float = DEFAULT_DURATION_S,
               plots: list[str] | None = None, jobs: int = 2, store: str | os.PathLike[str] | None = None,
-              progress: bool | None = None) -> tuple[str, pd.DataFrame]:
+              progress: bool | None = None, control: str = DEFAULT_CONTROL) -> tuple[str, pd.DataFrame]:
     """Run the design (in ``store``, or a temporary store) and return the
     report and the per-run rows."""
-    dd = design(replicas=replicas, duration=duration, plots=plots or list(PLOTS))
+    dd = design(replicas=replicas, duration=duration, plots=plots or list(PLOTS), control=control)
     ctx = nullcontext(str(store)) if store is not None else tempfile.TemporaryDirectory(prefix="hoplab-seed004-")
     with ctx as where:
         runs = run(dd, where, jobs=jobs, progress=progress)
-    return report(runs, replicas=replicas, duration=duration), runs
+    return report(runs, replicas=replicas, duration=duration, control=control), runs

@@ -8,7 +8,8 @@ import math
 import pandas as pd
 
 from ..._table import text_table
-from .design import MSS_BYTES, PLOTS, RECEIVE_WINDOW_BYTES, TREATMENT_NAMES, TREATMENTS, clamp
+from .design import (CONTROLS, DEFAULT_CONTROL, MSS_BYTES, PLOTS, RECEIVE_WINDOW_BYTES, TREATMENT_NAMES, TREATMENTS,
+                     clamp)
 from .tables import (METRICS, PAPER_TABLE3, PAPER_TABLE4, REFERENCE, t3_matrices, table2, table3, table4,
                              table5, reference_table2)
 from .verdict import verdicts
@@ -25,12 +26,14 @@ def _plots(runs: pd.DataFrame) -> list[str]:
     return [p for p in PLOTS if p in present]
 
 
-def _header(runs: pd.DataFrame, replicas: int, duration: float) -> list[str]:
+def _header(runs: pd.DataFrame, replicas: int, duration: float, control: str) -> list[str]:
+    preamble, basic = CONTROLS[control]
     failed = int((runs["status"] != "ok").sum())
     return [
         "Seed 004 (Kawadia & Kumar, SIGCOMM 2005 workshops), simulated: 8 treatments x "
         f"{len(_plots(runs))} plot(s) x {replicas} run(s) of {duration:g} s, randomised order.",
-        "802.11b at 11 Mbit/s (RTS/CTS/ACK at 1 Mbit/s), MAC retry limit 8, 100-packet buffers, "
+        f"802.11b at 11 Mbit/s (RTS/CTS/ACK at {basic:g} Mbit/s, {preamble} PLCP preamble: --control {control}), "
+        "MAC retry limit 8, 100-packet buffers, "
         f"MTU 2276 B (MSS {MSS_BYTES} B), Linux receiver,",
         f"static routes, two-ray ground (250 m range, 550 m carrier sense), nodes 200 m apart, receive window "
         f"{RECEIVE_WINDOW_BYTES // 1024} KiB.",
@@ -160,9 +163,9 @@ def _mechanism_text(runs: pd.DataFrame) -> list[str]:
     return out
 
 
-def report(runs: pd.DataFrame, *, replicas: int, duration: float) -> str:
+def report(runs: pd.DataFrame, *, replicas: int, duration: float, control: str = DEFAULT_CONTROL) -> str:
     ok = runs[runs["status"] == "ok"]
-    out = _header(runs, replicas, duration)
+    out = _header(runs, replicas, duration, control)
     if not len(ok):
         return "\n".join(out + ["", "No run finished: nothing to tabulate."])
     sim, ref, t3 = table2(ok), reference_table2(), t3_matrices(ok)
