@@ -301,4 +301,91 @@ mod tests {
         r.signal_start(2, 4.0, true, false, END); // sensed, but outside interference range
         assert_eq!(r.signal_end(1), RxOutcome::Ok);
     }
+
+    // ----- ns-2 rules (`[radio] capture_model = "ns2"`, `lock_while_transmitting`) -----
+
+    const NS2: RxRules = RxRules { ns2_capture: true, lock_while_transmitting: false };
+
+    fn at(us: u64) -> SimTime {
+        SimTime(us * 1000)
+    }
+
+    #[test]
+    fn ns2_capture_compares_each_newcomer_with_the_held_frame_alone() {
+        // Mac802_11::recv: `pktRx_->txinfo_.RxPr / p->txinfo_.RxPr >= CPThresh`
+        // captures p. Three interferers each 11 dB below do not add up, where
+        // the SINR rule loses the frame to their sum.
+        for (rules, want) in [(NS2, RxOutcome::Ok), (RxRules::default(), RxOutcome::Collision)] {
+            let mut r = Radio::new(RX, 10.0).with_rules(rules);
+            r.signal_start(1, 100.0, true, true, at(1000));
+            for tx in 2..5 {
+                assert!(r.signal_start(tx, 7.9, true, true, at(500)), "each one alone is captured");
+            }
+            for tx in 2..5 {
+                assert_eq!(r.signal_end(tx), RxOutcome::NotLocked);
+            }
+            assert_eq!(r.signal_end(1), want);
+        }
+    }
+
+    #[test]
+    fn ns2_collision_keeps_the_frame_that_lasts_longer() {
+        // Mac802_11::collision: below CPThresh both frames are lost and the
+        // receiver stays in MAC_COLL until the later of the two ends.
+        let mut r = Radio::new(RX, 10.0).with_rules(NS2);
+        assert!(!r.signal_start(1, 5.0, true, true, at(300)));
+        assert!(!r.signal_start(2, 2.0, true, true, at(900)), "5/2 < 10: a collision");
+        assert_eq!(r.signal_end(1), RxOutcome::NotLocked, "the receiver moved to the longer frame");
+        // A third frame arriving now collides with the held one (not captured: 2/1 < 10).
+        assert!(!r.signal_start(3, 1.0, true, true, at(800)));
+        assert_eq!(r.signal_end(3), RxOutcome::NotLocked);
+        assert_eq!(r.signal_end(2), RxOutcome::Collision);
+        // The shorter newcomer is the one discarded.
+        let mut r = Radio::new(RX, 10.0).with_rules(NS2);
+        r.signal_start(1, 5.0, true, true, at(900));
+        r.signal_start(2, 2.0, true, true, at(300));
+        assert_eq!(r.signal_end(2), RxOutcome::NotLocked);
+        assert_eq!(r.signal_end(1), RxOutcome::Collision);
+        // An idle receiver afterwards decodes the next frame.
+        r.signal_start(3, 2.0, true, true, at(1300));
+        assert_eq!(r.signal_end(3), RxOutcome::Ok);
+    }
+
+    #[test]
+    fn a_frame_starting_during_our_transmission_occupies_the_receiver_with_lock_while_transmitting() {
+        // Mac802_11::recv: `if(tx_active_ && hdr->error() == 0) hdr->error() = 1;`
+        // then the frame becomes pktRx_. Our RTS ends, the CTS for it arrives
+        // while that frame is still held, 2x stronger: both are lost (ns-2
+        // capture) and the CTS is never seen.
+        let rules = RxRules { ns2_capture: true, lock_while_transmitting: true };
+        let mut r = Radio::new(RX, 10.0).with_rules(rules);
+        r.start_tx();
+        r.signal_start(1, 2.5, true, true, at(2000)); // a DATA frame from a neighbour
+        r.end_tx();
+        assert!(r.busy());
+        r.signal_start(2, 5.0, true, true, at(700)); // the CTS
+        assert_eq!(r.signal_end(2), RxOutcome::NotLocked);
+        assert_eq!(r.signal_end(1), RxOutcome::Collision, "then EIFS");
+        // Without the rule the radio ignores the first frame and takes the CTS.
+        let mut r = Radio::new(RX, 10.0).with_rules(NS2);
+        r.start_tx();
+        r.signal_start(1, 2.5, true, true, at(2000));
+        r.end_tx();
+        r.signal_start(2, 5.0, true, true, at(700));
+        assert_eq!(r.signal_end(2), RxOutcome::Ok);
+        assert_eq!(r.signal_end(1), RxOutcome::NotLocked);
+    }
+
+    #[test]
+    fn a_frame_ending_while_we_still_transmit_is_discarded_silently() {
+        // recv_timer: `if(tx_active_) { Packet::free(pktRx_); goto done; }`,
+        // no EIFS. The default reports the ruined frame as a collision.
+        for (lock, want) in [(true, RxOutcome::NotLocked), (false, RxOutcome::Collision)] {
+            let mut r = Radio::new(RX, 10.0).with_rules(RxRules { ns2_capture: false, lock_while_transmitting: lock });
+            r.signal_start(1, 5.0, true, true, at(300));
+            r.start_tx();
+            assert_eq!(r.signal_end(1), want);
+            r.end_tx();
+        }
+    }
 }
