@@ -52,6 +52,8 @@ pub struct MacConfig {
     pub eifs_nav: bool,
     /// ns-2: RTS when the frame with PLCP and 34-byte header reaches the threshold.
     pub rts_ns2_basis: bool,
+    /// DATA header bytes beyond the standard's 24 (ns-2: 6 more).
+    pub data_header_extra: u32,
 }
 
 impl MacConfig {
@@ -71,6 +73,7 @@ impl MacConfig {
             capture_nav: m.capture_nav,
             eifs_nav: m.eifs_nav,
             rts_ns2_basis: m.rts_threshold_basis == super::config::RtsThresholdBasis::Ns2,
+            data_header_extra: m.data_header_bytes.saturating_sub(24),
         }
     }
     /// DIFS = SIFS + 2 slots (§9.2.10).
@@ -228,7 +231,7 @@ impl Dcf {
     /// frames at the data rate (§9.6).
     pub fn airtime(&self, f: &Frame) -> Dur {
         match f.kind {
-            FrameKind::Data => self.cfg.data_time(f.bytes()),
+            FrameKind::Data => self.cfg.data_time(f.bytes() + self.cfg.data_header_extra),
             _ => self.cfg.ctrl_time(f.bytes()),
         }
     }
@@ -262,7 +265,7 @@ impl Dcf {
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0fff;
         // §9.2: RTS/CTS for unicast MPDUs longer than dot11RTSThreshold.
-        let mpdu = crate::wire::DATA_OVERHEAD_BYTES + packet.size();
+        let mpdu = crate::wire::DATA_OVERHEAD_BYTES + self.cfg.data_header_extra + packet.size();
         let long = if self.cfg.rts_ns2_basis {
             // ns-2 Mac802_11::sendRTS: no RTS if `ch->size() < RTSThreshold_`,
             // the size counting getHdrLen11() (24 B PLCP + 34 B header + FCS).
@@ -529,7 +532,7 @@ impl Dcf {
     fn start_exchange(&mut self) {
         let cur = self.cur.as_ref().expect("no frame to send");
         if cur.use_rts {
-            let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + cur.packet.size());
+            let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + self.cfg.data_header_extra + cur.packet.size());
             // §7.2.1.1: 3 SIFS + CTS + DATA + ACK.
             let dur = self.cfg.sifs.mul(3) + self.cts_time + data + self.ack_time;
             let f = Frame { kind: FrameKind::Rts, src: self.addr, dst: cur.next_hop, duration_us: dur_us_ceil(dur), seq: 0, retry: false, packet: None };

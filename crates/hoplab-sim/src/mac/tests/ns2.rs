@@ -169,3 +169,19 @@ fn ns2_rts_threshold_counts_plcp_and_a_34_byte_header_and_uses_rts_from_the_thre
         st.expect_transmit(first);
     }
 }
+
+#[test]
+fn ns2_data_header_makes_data_frames_six_bytes_longer() {
+    // ns-2 hdr_mac802_11 has four addresses (30 bytes) before the FCS:
+    // getHdrLen11() = 24 B PLCP + 30 + 4. At 2 Mbit/s, 24 µs more a DATA
+    // frame, also inside the RTS Duration (6942 + 24).
+    let m = Mac { rts_threshold: 0, data_header_bytes: 30, ..Mac::default() };
+    let mut st = Station::with_mac(1, &m);
+    let f = data(ME, PEER, 0, false, make_data_packet(1, 1500));
+    assert_eq!(st.dcf.airtime(&f), data_time(1500) + us(24));
+    assert_eq!(st.dcf.airtime(&rts(ME, PEER, 0)), RTS_TIME, "control frames are unchanged");
+    st.advance_to(at_us(1000));
+    st.enqueue(make_data_packet(1, 1500), PEER);
+    st.fire(MacTimer::Access);
+    assert_eq!(st.expect_transmit(FrameKind::Rts).duration_us, 6942 + 24);
+}

@@ -65,6 +65,7 @@ pub const PROFILE: &[Entry] = &[
     ns2("mac.capture_nav", "true", "mac/mac-802_11.cc Mac802_11::capture: set_nav(EIFS + txtime(p))"),
     ns2("mac.eifs_nav", "true", "mac/mac-802_11.cc Mac802_11::recv_timer: set_nav(EIFS) after an error, then DIFS"),
     ns2("mac.rts_threshold_basis", "\"ns2\"", "mac/mac-802_11.cc Mac802_11::sendRTS: size with getHdrLen11() against RTSThreshold_"),
+    ns2("mac.data_header_bytes", "30", "mac/mac-802_11.h hdr_mac802_11: four addresses, getHdrLen11() = 24 + 30 + 4"),
     // --- radio ---
     ns2("radio.capture_model", "\"ns2\"", "mac/mac-802_11.cc Mac802_11::recv: one-interferer CPThresh test, capture() / collision()"),
     ns2("radio.lock_while_transmitting", "true", "mac/mac-802_11.cc Mac802_11::recv: a frame starting during tx_active_ is marked in error but held"),

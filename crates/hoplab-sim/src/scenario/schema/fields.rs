@@ -167,6 +167,7 @@ pub const FIELDS: &[Field] = &[
     o("mac.cts_needs_idle", "bool", "ns-2 Mac802_11::check_pktCTRL, check_pktTx (IEEE 802.11-1999 §9.2.5.4: NAV at the RTS)", "CTS and DATA after CTS only if the medium is idle when due; NAV not checked at the RTS"),
     o("mac.capture_nav", "bool", "ns-2 Mac802_11::capture (IEEE 802.11: none)", "a frame lost to capture sets the NAV to EIFS + its airtime"),
     o("mac.eifs_nav", "bool", "ns-2 Mac802_11::recv_timer (IEEE 802.11-1999 §9.2.3.4: EIFS instead of DIFS)", "a reception error sets the NAV to EIFS, then DIFS"),
+    n("mac.data_header_bytes", "integer", "bytes", Range::closed(24.0, 36.0, "24 (three addresses) to 36 (four addresses, QoS and HT Control: IEEE 802.11n)"), "IEEE 802.11-1999 §7.2.2 (24); ns-2 hdr_mac802_11 (30)", "DATA frame MAC header before the FCS"),
     o("mac.rts_threshold_basis", "\"mpdu\" | \"ns2\"", "IEEE 802.11 dot11RTSThreshold (mpdu); ns-2 Mac802_11::sendRTS (ns2)", "what rts_threshold_bytes is compared with: the MPDU, or ns-2's size with PLCP and 34-byte header"),
     // --- routing ---
     o("routing.protocol", "\"static\" | \"aodv\" | \"dsr\" | \"olsr\" | \"dsdv\"", "seed 002 (static)", "routing protocol"),
