@@ -151,9 +151,13 @@ impl Node {
         match ev {
             Event::RxStart { tx, power, sensed, interferes } => {
                 let was = self.radio.busy();
-                self.radio.signal_start(tx, power, sensed, interferes);
+                let airtime = self.mac.airtime(ctx.txs.get(tx));
+                let captured = self.radio.signal_start(tx, power, sensed, interferes, now + airtime);
                 if self.radio.busy() != was {
                     self.mac.handle_medium(now, true);
+                }
+                if captured {
+                    self.mac.handle_captured(now, airtime);
                 }
             }
             Event::RxEnd { tx } => {
@@ -288,6 +292,7 @@ impl Node {
                 self.route_actions = acts;
             }
             MacEvent::Duplicate { ptype } => self.count_drop(now, DropReason::Dup, ptype, None),
+            MacEvent::Withheld => self.count_drop(now, DropReason::Bsy, PacketType::Mac, None),
             // ARP is not IP: routing's promiscuous tap never sees it.
             MacEvent::Overheard { packet, .. } if matches!(packet.body, Body::Arp(_)) => {}
             MacEvent::Overheard { from, to, packet } => {

@@ -10,7 +10,8 @@ use crate::net::arp::{Arp, ArpMode};
 use crate::net::routing::StaticTable;
 use crate::net::Router;
 use crate::node::{Ctx, Node};
-use crate::phy::{Channel, Radio, RadioParams};
+use crate::phy::config::CaptureModel;
+use crate::phy::{Channel, Radio, RadioParams, RxRules};
 use crate::queue::EventQueue;
 use crate::net::DropReason;
 use crate::results::{DownloadRow, DropRow, FlowRow, OraclePathRow, NodeRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries};
@@ -59,6 +60,7 @@ impl World {
         let n = pos.len();
         let params = RadioParams::from_config(&sc.radio);
         let (rx_threshold, capture) = (params.rx_threshold, params.capture_ratio);
+        let rx_rules = RxRules { ns2_capture: sc.radio.capture_model == CaptureModel::Ns2, lock_while_transmitting: sc.radio.lock_while_transmitting };
         let channel = Channel::new(params, pos);
         // Static routing: shortest paths over the initial decode-range graph,
         // toward every node that ends a flow.
@@ -119,7 +121,7 @@ impl World {
                     ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),
                     ArpKind::Queue => Some(Arp::new(id, ArpMode::Queue(sc.link.arp_queue_limit))),
                 };
-                let mut node = Node::new(id, Radio::new(rx_threshold, capture), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag);
+                let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag);
                 node.trace = sc.output.trace.then(Tracer::default);
                 if sc.lred.enabled {
                     let l = &sc.lred;

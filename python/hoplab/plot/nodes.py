@@ -18,6 +18,7 @@ REASONS = {
     "RET": "retry limit",
     "COL": "collision",
     "DUP": "duplicate",
+    "BSY": "MAC busy (CTS withheld)",
     "NRTE": "no route",
     "TTL": "TTL expired",
     "CBK": "link failure callback",

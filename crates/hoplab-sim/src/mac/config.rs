@@ -32,6 +32,41 @@ pub struct Mac {
     /// backoff, counted from its arrival, as ns-2's Mac802_11::send does.
     /// Off by default: IEEE 802.11-1999 §9.2.5.1 lets it go after DIFS.
     pub idle_backoff: bool,
+    /// ns-2 Mac802_11::check_pktCTRL / check_pktTx: the CTS, and the DATA
+    /// after a CTS, go out after SIFS only if the medium is idle then
+    /// (nothing being received, NAV clear); a withheld CTS is dropped, a
+    /// withheld DATA goes back to RTS with a doubled CW. The NAV is not
+    /// checked when the RTS arrives. Off: the NAV is checked at the RTS
+    /// (IEEE 802.11-1999 §9.2.5.4), responses go regardless of the medium.
+    pub cts_needs_idle: bool,
+    /// ns-2 Mac802_11::capture: a frame captured away (dropped because the
+    /// frame being received is CPThresh stronger) sets the NAV to EIFS plus
+    /// its airtime.
+    pub capture_nav: bool,
+    /// ns-2 Mac802_11::recv_timer: a reception error sets the NAV to EIFS,
+    /// after which the backoff resumes with DIFS (EIFS + DIFS in all, and
+    /// the medium reads busy meanwhile). Off: EIFS replaces DIFS (§9.2.3.4).
+    pub eifs_nav: bool,
+    /// What `rts_threshold_bytes` is compared with: `mpdu` (MAC header +
+    /// IP packet + FCS, RTS if longer) or `ns2` (ns-2 sendRTS: the size with
+    /// the 24-byte PLCP and 34-byte MAC header + FCS, RTS if not smaller).
+    pub rts_threshold_basis: RtsThresholdBasis,
+    /// MAC header of a DATA frame before the 4-byte FCS: 24 bytes (three
+    /// addresses, IEEE 802.11-1999 §7.2.2); ns-2's hdr_mac802_11 has four
+    /// addresses, 30 bytes, so its DATA frames last 24 µs longer at 2 Mbit/s.
+    pub data_header_bytes: u32,
+}
+
+/// `[mac] rts_threshold_basis`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RtsThresholdBasis {
+    /// IEEE 802.11: RTS/CTS for MPDUs longer than dot11RTSThreshold.
+    #[default]
+    Mpdu,
+    /// ns-2.35 Mac802_11::sendRTS: `ch->size() < RTSThreshold_` sends no RTS,
+    /// where the size includes getHdrLen11() = 24 B PLCP + 34 B header + FCS.
+    Ns2,
 }
 
 impl Default for Mac {
@@ -50,6 +85,11 @@ impl Default for Mac {
             queue_limit: 50,
             nav_reset: false,
             idle_backoff: false,
+            cts_needs_idle: false,
+            capture_nav: false,
+            eifs_nav: false,
+            rts_threshold_basis: RtsThresholdBasis::Mpdu,
+            data_header_bytes: 24,
         }
     }
 }

@@ -44,6 +44,16 @@ pub struct MacConfig {
     pub nav_reset: bool,
     /// ns-2: a frame arriving at an idle medium also backs off.
     pub idle_backoff: bool,
+    /// ns-2: the CTS and the DATA after a CTS need an idle medium at SIFS.
+    pub cts_needs_idle: bool,
+    /// ns-2: a captured frame sets the NAV to EIFS + its airtime.
+    pub capture_nav: bool,
+    /// ns-2: a reception error sets the NAV to EIFS (then DIFS).
+    pub eifs_nav: bool,
+    /// ns-2: RTS when the frame with PLCP and 34-byte header reaches the threshold.
+    pub rts_ns2_basis: bool,
+    /// DATA header bytes beyond the standard's 24 (ns-2: 6 more).
+    pub data_header_extra: u32,
 }
 
 impl MacConfig {
@@ -59,6 +69,11 @@ impl MacConfig {
             cw_max: m.cw_max,
             nav_reset: m.nav_reset,
             idle_backoff: m.idle_backoff,
+            cts_needs_idle: m.cts_needs_idle,
+            capture_nav: m.capture_nav,
+            eifs_nav: m.eifs_nav,
+            rts_ns2_basis: m.rts_threshold_basis == super::config::RtsThresholdBasis::Ns2,
+            data_header_extra: m.data_header_bytes.saturating_sub(24),
         }
     }
     /// DIFS = SIFS + 2 slots (§9.2.10).
@@ -93,6 +108,9 @@ pub enum MacEvent {
     Duplicate { ptype: PacketType },
     /// Promiscuous mode: a unicast data frame from `from` to `to`, not for us.
     Overheard { from: NodeId, to: NodeId, packet: Packet },
+    /// A CTS was not sent because the medium was busy when it was due
+    /// (`cts_needs_idle`; ns-2 drop code BSY).
+    Withheld,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -101,6 +119,10 @@ pub struct MacStats {
     pub data_sent: u64,
     pub retransmissions: u64,
     pub retry_drops: u64,
+    /// CTSs withheld because the medium was busy (`cts_needs_idle`).
+    pub cts_withheld: u64,
+    /// DATA frames withheld after a CTS because the medium was busy.
+    pub data_withheld: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +183,15 @@ pub struct Dcf {
     pub stats: MacStats,
 }
 
+/// ns-2 PHY_MIB::getHdrLen11(): 24 bytes of PLCP (192 bits) + the 30-byte
+/// four-address header + 4-byte FCS.
+const NS2_HDR_LEN11: u32 = 58;
+
+/// ns-2's `usec()`: a duration rounded to the nearest microsecond.
+fn dur_us_round(d: Dur) -> Dur {
+    Dur::from_micros((d.0 + 500) / 1000)
+}
+
 fn dur_us_ceil(d: Dur) -> u32 {
     d.0.div_ceil(1000) as u32
 }
@@ -200,7 +231,7 @@ impl Dcf {
     /// frames at the data rate (§9.6).
     pub fn airtime(&self, f: &Frame) -> Dur {
         match f.kind {
-            FrameKind::Data => self.cfg.data_time(f.bytes()),
+            FrameKind::Data => self.cfg.data_time(f.bytes() + self.cfg.data_header_extra),
             _ => self.cfg.ctrl_time(f.bytes()),
         }
     }
@@ -234,8 +265,15 @@ impl Dcf {
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0fff;
         // §9.2: RTS/CTS for unicast MPDUs longer than dot11RTSThreshold.
-        let mpdu = crate::wire::DATA_OVERHEAD_BYTES + packet.size();
-        let use_rts = next_hop != BROADCAST && mpdu > self.cfg.rts_threshold;
+        let mpdu = crate::wire::DATA_OVERHEAD_BYTES + self.cfg.data_header_extra + packet.size();
+        let long = if self.cfg.rts_ns2_basis {
+            // ns-2 Mac802_11::sendRTS: no RTS if `ch->size() < RTSThreshold_`,
+            // the size counting getHdrLen11() (24 B PLCP + 34 B header + FCS).
+            packet.size() + NS2_HDR_LEN11 >= self.cfg.rts_threshold
+        } else {
+            mpdu > self.cfg.rts_threshold
+        };
+        let use_rts = next_hop != BROADCAST && long;
         self.cur = Some(Outgoing { packet, next_hop, seq, use_rts, short_retries: 0, long_retries: 0, retry: false });
         self.stats.data_sent += 1;
         // §9.2.5.1: a frame arriving at a busy medium waits for a backoff;
@@ -286,7 +324,10 @@ impl Dcf {
         match frame.kind {
             FrameKind::Rts => {
                 // §9.2.5.4 / §9.2.6: answer with CTS after SIFS only if the NAV is idle.
-                if self.phase == Phase::Idle && self.sifs_frame.is_none() && now >= self.nav_until {
+                // ns-2 recvRTS checks only tx_state_ and pktCTRL_; the medium
+                // (NAV included) is checked when the CTS is due (check_pktCTRL).
+                let nav_ok = self.cfg.cts_needs_idle || now >= self.nav_until;
+                if self.phase == Phase::Idle && self.sifs_frame.is_none() && nav_ok {
                     let dur = frame.duration_us.saturating_sub(dur_us_ceil(self.cfg.sifs + self.cts_time));
                     self.respond_after_sifs(now, Frame { kind: FrameKind::Cts, src: self.addr, dst: frame.src, duration_us: dur, seq: 0, retry: false, packet: None });
                 }
@@ -335,8 +376,32 @@ impl Dcf {
 
     /// A sensed frame could not be decoded: defer with EIFS (§9.2.3.4).
     pub fn handle_rx_error(&mut self, now: SimTime) {
-        self.use_eifs = true;
+        if self.cfg.eifs_nav {
+            // ns-2 recv_timer: `set_nav(usec(phymib_.getEIFS()))`; the
+            // backoff resumes with DIFS when the NAV ends (navHandler).
+            self.extend_nav(now, now + dur_us_round(self.eifs), false);
+        } else {
+            self.use_eifs = true;
+        }
         self.refresh_medium(now);
+    }
+
+    /// The radio dropped a sensed frame of `airtime` that started now
+    /// because the frame being received is much stronger (capture).
+    pub fn handle_captured(&mut self, now: SimTime, airtime: Dur) {
+        if self.cfg.capture_nav {
+            // ns-2 Mac802_11::capture: `set_nav(usec(phymib_.getEIFS() + txtime(p)))`.
+            self.extend_nav(now, now + dur_us_round(self.eifs + airtime), false);
+            self.refresh_medium(now);
+        }
+    }
+
+    /// The NAV grows to `until` if that is later (ns-2 set_nav, §9.2.5.4).
+    fn extend_nav(&mut self, now: SimTime, until: SimTime, from_rts: bool) {
+        if until > self.nav_until {
+            self.nav_until = until;
+            self.nav_set_by(now, if from_rts { FrameKind::Rts } else { FrameKind::Data });
+        }
     }
 
     /// Our transmission ended.
@@ -373,6 +438,11 @@ impl Dcf {
             MacTimer::Timeout => self.fail(now),
             MacTimer::Sifs => {
                 if let Some(f) = self.sifs_frame.take() {
+                    if self.cfg.cts_needs_idle && matches!(f.kind, FrameKind::Cts | FrameKind::Data) && (self.phy_busy || now < self.nav_until) {
+                        self.withhold(f.kind);
+                        self.refresh_medium(now);
+                        return;
+                    }
                     if f.kind == FrameKind::Data {
                         self.phase = Phase::TxData;
                     }
@@ -426,6 +496,23 @@ impl Dcf {
         };
     }
 
+    /// ns-2: the medium is not idle (`is_idle()`) when a CTS or the DATA
+    /// after a CTS is due.
+    fn withhold(&mut self, kind: FrameKind) {
+        if kind == FrameKind::Cts {
+            // check_pktCTRL: `discard(pktCTRL_, DROP_MAC_BUSY)`.
+            self.stats.cts_withheld += 1;
+            self.out.push(MacEvent::Withheld);
+        } else {
+            // check_pktTx: `sendRTS(...); inc_cw(); mhBackoff_.start(cw_, is_idle());`
+            // the exchange starts again with an RTS; no retry is counted.
+            self.stats.data_withheld += 1;
+            self.phase = Phase::Idle;
+            self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
+            self.backoff = Some(self.draw_backoff());
+        }
+    }
+
     fn respond_after_sifs(&mut self, now: SimTime, f: Frame) {
         self.sifs_frame = Some(f);
         self.timers[MacTimer::Sifs as usize] = Some(now + self.cfg.sifs);
@@ -445,7 +532,7 @@ impl Dcf {
     fn start_exchange(&mut self) {
         let cur = self.cur.as_ref().expect("no frame to send");
         if cur.use_rts {
-            let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + cur.packet.size());
+            let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + self.cfg.data_header_extra + cur.packet.size());
             // §7.2.1.1: 3 SIFS + CTS + DATA + ACK.
             let dur = self.cfg.sifs.mul(3) + self.cts_time + data + self.ack_time;
             let f = Frame { kind: FrameKind::Rts, src: self.addr, dst: cur.next_hop, duration_us: dur_us_ceil(dur), seq: 0, retry: false, packet: None };

@@ -11,6 +11,8 @@ pub enum DropReason {
     Col,
     /// MAC duplicate (a retry of a frame already received).
     Dup,
+    /// MAC busy: a CTS not sent because the medium was busy (ns-2 DROP_MAC_BUSY).
+    Bsy,
     /// No route to the destination.
     Nrte,
     /// TTL reached zero.
@@ -38,6 +40,7 @@ impl DropReason {
             DropReason::Ret => "RET",
             DropReason::Col => "COL",
             DropReason::Dup => "DUP",
+            DropReason::Bsy => "BSY",
             DropReason::Nrte => "NRTE",
             DropReason::Ttl => "TTL",
             DropReason::Cbk => "CBK",
@@ -54,7 +57,7 @@ impl DropReason {
     pub fn layer(self) -> &'static str {
         match self {
             DropReason::Ifq | DropReason::Arp | DropReason::End => "IFQ",
-            DropReason::Ret | DropReason::Col | DropReason::Dup => "MAC",
+            DropReason::Ret | DropReason::Col | DropReason::Dup | DropReason::Bsy => "MAC",
             _ => "RTR",
         }
     }

@@ -35,6 +35,25 @@ pub struct Radio {
     /// A frame survives while its power is at least this many dB above the
     /// sum of interfering powers (ns-2 CPThresh = 10 linear = 10 dB).
     pub capture_threshold_db: f64,
+    /// How a frame survives interference: `sinr` (its power over the sum
+    /// of the interferers) or `ns2` (ns-2 Mac802_11::recv: each newcomer
+    /// against the held frame alone; a collision keeps the longer frame).
+    pub capture_model: CaptureModel,
+    /// A frame that starts while the node transmits still occupies the
+    /// receiver, in error, until its end (ns-2 Mac802_11::recv). Off: it is
+    /// only sensed.
+    pub lock_while_transmitting: bool,
+}
+
+/// The reception rule under interference (`[radio] capture_model`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaptureModel {
+    /// Signal to the sum of interferers, for the frame's whole duration.
+    #[default]
+    Sinr,
+    /// ns-2.35's one-interferer CPThresh test (mac-802_11.cc recv, capture, collision).
+    Ns2,
 }
 
 impl Default for Radio {
@@ -54,6 +73,8 @@ impl Default for Radio {
             cs_range_m: None,
             interference_range_m: None,
             capture_threshold_db: 10.0,
+            capture_model: CaptureModel::Sinr,
+            lock_while_transmitting: false,
         }
     }
 }

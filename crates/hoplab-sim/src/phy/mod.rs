@@ -11,5 +11,5 @@ pub mod timing;
 pub use channel::Channel;
 #[cfg_attr(not(test), allow(unused_imports))]
 pub use propagation::RadioParams;
-pub use radio::{Radio, RxOutcome};
+pub use radio::{Radio, RxOutcome, RxRules};
 pub use timing::PhyTiming;

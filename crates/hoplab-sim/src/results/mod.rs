@@ -267,7 +267,7 @@ result_table! {
         pub node: u32 [""],
         /// "MAC", "RTR", "IFQ" or "AGT".
         pub layer: &'static str [""],
-        /// ns-2 drop code: IFQ, RET, COL, DUP, NRTE, TTL, CBK, LOOP, TOUT,
+        /// ns-2 drop code: IFQ, RET, COL, DUP, BSY, NRTE, TTL, CBK, LOOP, TOUT,
         /// QFULL, SAL, ARP, END.
         pub reason: &'static str [""],
         /// The dropped packets' type: "tcp", "ack", "cbr", "routing", "ARP" or "MAC".

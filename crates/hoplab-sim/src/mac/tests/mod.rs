@@ -5,6 +5,7 @@ mod support;
 
 mod access;
 mod nav;
+mod ns2;
 mod retry;
 mod rts_cts;
 mod timeout;

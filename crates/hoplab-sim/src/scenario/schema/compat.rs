@@ -42,6 +42,14 @@ const fn ns2_if(path: &'static str, value: &'static str, when: (&'static str, &'
 pub const PROFILE: &[Entry] = &[
     // --- mac ---
     ns2("mac.idle_backoff", "true", "mac/mac-802_11.cc Mac802_11::send: DIFS + a backoff even on an idle medium"),
+    ns2("mac.cts_needs_idle", "true", "mac/mac-802_11.cc check_pktCTRL, check_pktTx: CTS / DATA only if is_idle() when due"),
+    ns2("mac.capture_nav", "true", "mac/mac-802_11.cc Mac802_11::capture: set_nav(EIFS + txtime(p))"),
+    ns2("mac.eifs_nav", "true", "mac/mac-802_11.cc Mac802_11::recv_timer: set_nav(EIFS) after an error, then DIFS"),
+    ns2("mac.rts_threshold_basis", "\"ns2\"", "mac/mac-802_11.cc Mac802_11::sendRTS: size with getHdrLen11() against RTSThreshold_"),
+    ns2("mac.data_header_bytes", "30", "mac/mac-802_11.h hdr_mac802_11: four addresses, getHdrLen11() = 24 + 30 + 4"),
+    // --- radio ---
+    ns2("radio.capture_model", "\"ns2\"", "mac/mac-802_11.cc Mac802_11::recv: one-interferer CPThresh test, capture() / collision()"),
+    ns2("radio.lock_while_transmitting", "true", "mac/mac-802_11.cc Mac802_11::recv: a frame starting during tx_active_ is marked in error but held"),
     // --- link ---
     ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address"),
     // --- routing ---

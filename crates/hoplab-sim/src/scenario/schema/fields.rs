@@ -148,6 +148,8 @@ pub const FIELDS: &[Field] = &[
     d(n("radio.cs_range_m", "float", "m", DISTANCE, "our choice", "carrier-sense range; overrides cs_threshold_w"), "from cs_threshold_w"),
     d(n("radio.interference_range_m", "float", "m", DISTANCE, "our choice", "farther transmitters never corrupt a reception"), "no cutoff"),
     n("radio.capture_threshold_db", "float", "dB", Range::closed(0.0, 100.0, "0 dB (any stronger frame survives) to 100 dB"), "ns-2 CPThresh_ (10)", "capture: signal-to-interference a frame needs"),
+    o("radio.capture_model", "\"sinr\" | \"ns2\"", "our choice (sinr); ns2: ns-2 mac-802_11.cc Mac802_11::recv, capture, collision", "a frame against the sum of interferers, or against each newcomer alone (ns-2)"),
+    o("radio.lock_while_transmitting", "bool", "ns-2 mac-802_11.cc Mac802_11::recv (our default: off)", "a frame starting while we transmit occupies the receiver, in error, until its end"),
     // --- mac ---
     n("mac.data_rate_mbps", "float", "Mbit/s", Range::closed(0.1, 10_000.0, "802.11 PHY rates: 150 kbit/s (802.11ah) to ~9.6 Gbit/s (802.11ax)"), "IEEE 802.11-1999 DSSS (seed 000: 2 Mbit/s)", "rate of DATA frames"),
     n("mac.basic_rate_mbps", "float", "Mbit/s", Range::closed(0.1, 10_000.0, "802.11 PHY rates: 150 kbit/s (802.11ah) to ~9.6 Gbit/s (802.11ax)"), "IEEE 802.11-1999 DSSS basic rate", "rate of RTS, CTS, ACK and broadcasts"),
@@ -162,6 +164,11 @@ pub const FIELDS: &[Field] = &[
     n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
     o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
     o("mac.idle_backoff", "bool", "ns-2 Mac802_11::send (IEEE 802.11-1999 §9.2.5.1: none)", "a frame that finds the medium idle still waits DIFS + a backoff"),
+    o("mac.cts_needs_idle", "bool", "ns-2 Mac802_11::check_pktCTRL, check_pktTx (IEEE 802.11-1999 §9.2.5.4: NAV at the RTS)", "CTS and DATA after CTS only if the medium is idle when due; NAV not checked at the RTS"),
+    o("mac.capture_nav", "bool", "ns-2 Mac802_11::capture (IEEE 802.11: none)", "a frame lost to capture sets the NAV to EIFS + its airtime"),
+    o("mac.eifs_nav", "bool", "ns-2 Mac802_11::recv_timer (IEEE 802.11-1999 §9.2.3.4: EIFS instead of DIFS)", "a reception error sets the NAV to EIFS, then DIFS"),
+    n("mac.data_header_bytes", "integer", "bytes", Range::closed(24.0, 36.0, "24 (three addresses) to 36 (four addresses, QoS and HT Control: IEEE 802.11n)"), "IEEE 802.11-1999 §7.2.2 (24); ns-2 hdr_mac802_11 (30)", "DATA frame MAC header before the FCS"),
+    o("mac.rts_threshold_basis", "\"mpdu\" | \"ns2\"", "IEEE 802.11 dot11RTSThreshold (mpdu); ns-2 Mac802_11::sendRTS (ns2)", "what rts_threshold_bytes is compared with: the MPDU, or ns-2's size with PLCP and 34-byte header"),
     // --- routing ---
     o("routing.protocol", "\"static\" | \"aodv\" | \"dsr\" | \"olsr\" | \"dsdv\"", "seed 002 (static)", "routing protocol"),
     d(o("routing.preset", "string", "see routing.<protocol> below", "named parameter set of the protocol"), "none (the protocol's first preset)"),
