@@ -77,6 +77,26 @@ pub struct SourceRoute {
     /// An Acknowledgement Request option rides along (RFC 4728 §6.5,
     /// network-layer route maintenance §8.3.3).
     pub ack_request: bool,
+    /// ns-2 CMU DSR flow state (`dsragent_enable_flowstate`): the flow the
+    /// packet belongs to. None: a plain source-routed packet.
+    pub flow: Option<FlowTag>,
+}
+
+/// A data packet's flow state in ns-2's CMU DSR (dsragent.cc
+/// `sendOutPacketWithRoute`, hdr_sr.h). A flow is one source route of one
+/// source to one destination, named by a 16-bit id.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowTag {
+    pub id: u16,
+    /// The source route is on the wire with a Flow Timeout option: the
+    /// flow is being established (its first packets) or re-advertised.
+    /// Otherwise only the flow id travels, and the simulator's `addrs` are
+    /// not on the wire: the forwarders take the next hop from their flow
+    /// tables, and nobody can snoop the route.
+    pub establish: bool,
+    /// A Flow Id option (4 bytes) is on the wire; a packet of the
+    /// source's default flow carries none.
+    pub header: bool,
 }
 
 impl SourceRoute {
@@ -84,6 +104,15 @@ impl SourceRoute {
     /// header (§6.1) + 4-byte option header (§6.7) + 4 bytes per
     /// intermediate address, + 4 for an Acknowledgement Request (§6.5).
     pub fn wire_size(&self) -> u32 {
+        if let Some(f) = self.flow {
+            // ns-2 hdr_sr.h size(): 4 per Flow Timeout and Flow Id option;
+            // the route itself only while establishing.
+            let id = if f.header { 4 } else { 0 };
+            if !f.establish {
+                return id;
+            }
+            return 8 + 4 * self.addrs.len().saturating_sub(2) as u32 + 4 + id + if self.ack_request { 4 } else { 0 };
+        }
         8 + 4 * self.addrs.len().saturating_sub(2) as u32 + if self.ack_request { 4 } else { 0 }
     }
     pub fn next_hop(&self) -> Option<NodeId> {

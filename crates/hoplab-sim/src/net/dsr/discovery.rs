@@ -5,8 +5,13 @@ use super::config::RequestBackoff;
 use super::msg::{DsrMsg, RouteReply, RouteRequest};
 use super::state::{dur, Discovery, Dsr};
 use crate::net::routing::{RouteAction, RouteNote};
-use crate::net::RoutingMsg;
-use crate::time::SimTime;
+use crate::net::{DropReason, RoutingMsg};
+use crate::time::{Dur, SimTime};
+use std::collections::{BTreeSet, VecDeque};
+
+/// ns-2 dsragent.cc `dsr_salvage_max_requests`: request cycles a node may
+/// start for packets it salvages for others.
+const SALVAGE_MAX_REQUESTS: u32 = 1;
 use crate::wire::{Body, NodeId, Packet, SourceRoute, BROADCAST};
 
 fn has_repeat(path: &[NodeId]) -> bool {
@@ -84,6 +89,112 @@ impl Dsr {
         }
     }
 
+    /// `send_buffer_check_s`: ns-2's getRouteForPacket for one buffered
+    /// packet to `dst` (ours if `own`), run when it is buffered and at every
+    /// scan. `BackOffTest` passing starts a request cycle (a non-propagating
+    /// request first); a non-propagating request unanswered for more than
+    /// NonpropRequestTimeout (`arp_timeout`) is followed by a propagating
+    /// one, for our own packets only (`dsr_salvage_allow_propagating` 0).
+    /// False: drop this salvaged packet (`dsr_salvage_max_requests` 1).
+    pub(super) fn ns2_get_route(&mut self, now: SimTime, dst: NodeId, own: bool, out: &mut Vec<RouteAction>) -> bool {
+        let (period, max) = (self.cfg.request_period_s, self.cfg.max_request_period_s);
+        let e = self.backoff.entry(dst).or_default();
+        let wait = dur((period * 4f64.powi(e.cycles as i32)).min(max));
+        if e.last.is_none_or(|last| last + wait <= now) {
+            // BackOffTest passed.
+            e.cycles = (e.cycles + 1).min(15);
+            e.last = Some(now);
+            if !own && e.cycles > SALVAGE_MAX_REQUESTS {
+                return false;
+            }
+            e.limit0 = self.cfg.nonprop_requests;
+            e.last_arp = now;
+            let ttl = if e.limit0 { 1 } else { self.cfg.discovery_hop_limit };
+            self.send_request(now, dst, ttl, out);
+        } else if e.limit0 && own && now > e.last_arp + dur(self.cfg.nonprop_request_timeout_s) {
+            e.limit0 = false;
+            self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
+        }
+        true
+    }
+
+    /// `send_buffer_check_s`: ns-2 sendBufferCheck. Every buffered packet
+    /// leaves if a route is cached now; else it is dropped after
+    /// SendBufferTimeout, or asks for a route again (`ns2_get_route`).
+    pub(super) fn scan_send_buffer(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        let mut keep = VecDeque::new();
+        let mut released = BTreeSet::new();
+        for (t, p) in std::mem::take(&mut self.send_buf) {
+            if t + dur(self.cfg.send_buffer_s) < now {
+                out.push(RouteAction::Drop { packet: p, reason: DropReason::Tout });
+                continue;
+            }
+            if let Some(path) = self.cache.find(now, p.dst) {
+                released.insert(p.dst);
+                self.release(now, p, path, out);
+                continue;
+            }
+            let (dst, own) = (p.dst, p.src == self.me);
+            if !self.ns2_get_route(now, dst, own, out) {
+                out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
+                continue;
+            }
+            keep.push_back((t, p));
+        }
+        self.send_buf = keep;
+        self.end_discoveries(&released, out);
+    }
+
+    /// Discoveries with no packet left waiting end: with a route if one of
+    /// their packets left on one, else failed.
+    fn end_discoveries(&mut self, released: &BTreeSet<NodeId>, out: &mut Vec<RouteAction>) {
+        let over: Vec<NodeId> = self.discoveries.keys().copied().filter(|d| !self.send_buf.iter().any(|(_, p)| p.dst == *d)).collect();
+        for dst in over {
+            self.discoveries.remove(&dst);
+            let note = if released.contains(&dst) { RouteNote::DiscoveryDone { dst } } else { RouteNote::DiscoveryFailed { dst } };
+            out.push(RouteAction::Note(note));
+        }
+    }
+
+    /// Send a buffered packet on `path` (from us), keeping its salvage count.
+    pub(super) fn release(&mut self, now: SimTime, mut p: Packet, path: Vec<NodeId>, out: &mut Vec<RouteAction>) {
+        let salvage = p.sr.as_ref().map_or(0, |sr| sr.salvage);
+        p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage, ack_request: false, flow: None }));
+        self.send_own(now, p, out);
+    }
+
+    /// `send_buffer_check_s`: ns-2 acceptRouteReply sends every buffered
+    /// packet that now has a route, one per `arp_timeout` (our
+    /// NonpropRequestTimeout) "to give ARP time to complete".
+    fn release_on_reply(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        let mut keep = VecDeque::new();
+        let mut released = BTreeSet::new();
+        let mut delay = Dur::ZERO;
+        for (t, p) in std::mem::take(&mut self.send_buf) {
+            let Some(path) = self.cache.find(now, p.dst) else {
+                keep.push_back((t, p));
+                continue;
+            };
+            released.insert(p.dst);
+            if delay == Dur::ZERO {
+                self.release(now, p, path, out);
+            } else {
+                // The route (and flow) are fixed now; the packet waits.
+                let mut later = vec![];
+                self.release(now, p, path, &mut later);
+                for a in later {
+                    match a {
+                        RouteAction::Send { packet, .. } => self.spaced.push_back((now + delay, packet)),
+                        a => out.push(a),
+                    }
+                }
+            }
+            delay = delay + dur(self.cfg.nonprop_request_timeout_s);
+        }
+        self.send_buf = keep;
+        self.end_discoveries(&released, out);
+    }
+
     /// Retransmit requests with exponential back-off, up to MaxRequestRexmt
     /// (§8.2.1); give up once no packet waits for the target.
     pub(super) fn discovery_timeouts(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
@@ -141,6 +252,7 @@ impl Dsr {
         }
         if let Some(e) = r.error {
             self.cache.remove_link(e.source, e.unreachable);
+            self.flows_dead_link(now, e.source, e.unreachable);
         }
         // The route the request took, back to its initiator, via `from`.
         let mut taken = vec![initiator];
@@ -187,7 +299,7 @@ impl Dsr {
         let mut back = vec![self.me];
         back.extend(addrs.iter().rev());
         back.push(initiator);
-        let sr = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false };
+        let sr = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false, flow: None };
         let next_hop = sr.next_hop().unwrap();
         let p = self.control(now, initiator, DsrMsg::Reply { reply: RouteReply { addrs: route }, route: sr });
         out.push(RouteAction::Send { next_hop, packet: p });
@@ -202,6 +314,9 @@ impl Dsr {
             // ns-2 dsragent.cc acceptRouteReply: "back down the route
             // request counters" of the target.
             self.backoff.remove(&target);
+            if self.scanning() {
+                return self.release_on_reply(now, out);
+            }
             if self.cache.find(now, target).is_some() && self.discoveries.remove(&target).is_some() {
                 out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: target }));
             }
@@ -224,7 +339,10 @@ impl Dsr {
         if let Body::Routing(RoutingMsg::Dsr(m)) = &p.body {
             match m {
                 // §8.4.5 (heard errors): the link is gone for us too.
-                DsrMsg::Error { error, .. } => self.cache.remove_link(error.source, error.unreachable),
+                DsrMsg::Error { error, .. } => {
+                    self.cache.remove_link(error.source, error.unreachable);
+                    self.flows_dead_link(now, error.source, error.unreachable);
+                }
                 DsrMsg::Reply { reply, route } if self.cfg.snoop_routes => {
                     // The reply's own route, and the way it travels back.
                     let mut full = vec![p.dst];
@@ -242,6 +360,11 @@ impl Dsr {
             return;
         }
         let Some(sr) = &p.sr else { return };
+        // ns-2 tap: a packet without its route on the wire teaches nothing
+        // (flow route shortening, processFlowARS, is not modelled).
+        if sr.flow.is_some_and(|f| !f.establish) {
+            return;
+        }
         if sr.addrs.get(sr.at) != Some(&from) {
             return;
         }

@@ -76,7 +76,7 @@ fn ns2_cfg() -> DsrConfig {
 #[test]
 fn message_and_source_route_sizes_are_byte_exact() {
     // A 4-hop route: 3 intermediate addresses -> 4 + 4 + 4*3.
-    let sr = SourceRoute { addrs: vec![0, 1, 2, 3, 4], at: 0, salvage: 0, ack_request: false };
+    let sr = SourceRoute { addrs: vec![0, 1, 2, 3, 4], at: 0, salvage: 0, ack_request: false, flow: None };
     assert_eq!(sr.wire_size(), 8 + 4 * 3);
     let rreq = DsrMsg::Request(RouteRequest { id: 1, target: 9, addrs: vec![1, 2], error: None });
     assert_eq!(rreq.size(), 4 + 8 + 4 * 2);
@@ -85,7 +85,7 @@ fn message_and_source_route_sizes_are_byte_exact() {
     let rreq_e = DsrMsg::Request(RouteRequest { id: 1, target: 9, addrs: vec![], error: Some(err) });
     assert_eq!(rreq_e.size(), 4 + 8 + 16);
     // Reply listing 3 hops, returned over 2 hops (1 intermediate address).
-    let back = SourceRoute { addrs: vec![3, 1, 0], at: 0, salvage: 0, ack_request: false };
+    let back = SourceRoute { addrs: vec![3, 1, 0], at: 0, salvage: 0, ack_request: false, flow: None };
     let rrep = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: back.clone() };
     assert_eq!(rrep.size(), 4 + (3 + 12) + (4 + 4));
     let rerr = DsrMsg::Error { error: err, route: back };
@@ -184,7 +184,7 @@ fn salvage_increments_count_and_drops_at_the_limit() {
     let mut d = node(2, &cfg);
     d.cache.add(SimTime::ZERO, &[2, 4, 5]);
     let mut p = data(1, 0, 5);
-    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3, 5], at: 2, salvage: 3, ack_request: false }));
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3, 5], at: 2, salvage: 3, ack_request: false, flow: None }));
     let mut out = vec![];
     d.link_failed(ms(1), 3, p.clone(), &mut out);
     let s = sends(&out);
@@ -429,7 +429,7 @@ fn route_error_rides_on_the_next_request() {
     let mut d = node(0, &cfg);
     d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
     let error = RouteError { source: 2, dest: 0, unreachable: 3, salvage: 0 };
-    let route = SourceRoute { addrs: vec![2, 1, 0], at: 1, salvage: 0, ack_request: false };
+    let route = SourceRoute { addrs: vec![2, 1, 0], at: 1, salvage: 0, ack_request: false, flow: None };
     let p = Packet::new(50, 2, 0, Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route })), SimTime::ZERO);
     let mut out = vec![];
     d.receive(SimTime::ZERO, 1, p, &mut out);
@@ -544,7 +544,7 @@ fn a_mac_give_up_starts_the_wait_for_that_packet() {
 fn a_retransmitted_copy_is_acknowledged_but_not_forwarded_twice() {
     let mut d = node(1, &uu_cfg());
     let mut p = data(7, 0, 3);
-    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false }));
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false, flow: None }));
     msg::set_header(&mut p, false);
     let mut out = vec![];
     d.heard(SimTime::ZERO, 0, &p, &mut out);
@@ -565,7 +565,7 @@ fn a_retransmitted_copy_is_acknowledged_but_not_forwarded_twice() {
     assert!(out.iter().any(|a| matches!(a, RouteAction::Drop { reason: DropReason::Dup, packet } if packet.uid == 7)));
     // A first copy that arrives with a request (the first one was lost) is forwarded.
     let mut q = data(8, 0, 3);
-    q.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false }));
+    q.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false, flow: None }));
     msg::set_header(&mut q, true);
     out.clear();
     d.route(secs(0.3), q, &mut out);
@@ -662,7 +662,7 @@ fn ns2_request_cycles_back_off_by_four_until_a_reply() {
     assert!(sends(&out).is_empty(), "no request before 2 s: {out:?}");
     assert_eq!(d.poll_timeout(), Some(secs(2.0)));
     // A Route Reply for the target resets it: the next cycle starts at once.
-    let reply = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false } };
+    let reply = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false, flow: None } };
     let p = Packet::new(60, 1, 0, Body::Routing(RoutingMsg::Dsr(reply)), secs(1.0));
     d.receive(secs(1.0), 1, p, &mut out);
     d.cache.remove_link(0, 1);
