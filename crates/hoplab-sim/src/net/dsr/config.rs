@@ -125,6 +125,13 @@ pub struct DsrConfig {
     /// `arp_timeout` spacing), and request cycles start only then. 0: a
     /// packet leaves as soon as a route is known (RFC 4728 §8.2.1).
     pub send_buffer_check_s: f64,
+    /// Learn both directions of a route heard or forwarded, and the way
+    /// back to the initiator of every Route Request received (links are
+    /// bidirectional, RFC 4728 §8.1.4). false: ns-2's `noticeRouteUsed`
+    /// (routecache.cc pre_noticeRouteUsed) caches only the part of a route
+    /// from this node on (overheard: this node, the transmitter and on), and
+    /// only a node answering a Route Request caches the way back.
+    pub reverse_learning: bool,
 }
 
 impl Default for DsrConfig {
@@ -164,6 +171,7 @@ impl Default for DsrConfig {
             flow_state: false,
             salvage_discovery: false,
             send_buffer_check_s: 0.0,
+            reverse_learning: true,
         }
     }
 }
@@ -187,11 +195,13 @@ impl DsrConfig {
                 ..DsrConfig::default()
             }),
             // `ns2` plus the rest of ns-2.35's dsragent.cc: flow state,
-            // salvage by route discovery at forwarders, the send-buffer scan.
+            // salvage by route discovery at forwarders, the send-buffer scan,
+            // and its route cache's forward-only learning.
             "cmu" => Some(DsrConfig {
                 flow_state: true,
                 salvage_discovery: true,
                 send_buffer_check_s: 0.03,
+                reverse_learning: false,
                 ..DsrConfig::default()
             }),
             _ => None,

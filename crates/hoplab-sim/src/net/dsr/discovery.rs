@@ -257,9 +257,11 @@ impl Dsr {
         // The route the request took, back to its initiator, via `from`.
         let mut taken = vec![initiator];
         taken.extend(&r.addrs);
-        if taken.last() == Some(&from) {
-            let mut back = vec![self.me];
-            back.extend(taken.iter().rev());
+        let mut back = vec![self.me];
+        back.extend(taken.iter().rev());
+        // ns-2 learns the way back only where it answers (returnSrcRouteToRequestor,
+        // replyFromRouteCache); handleRouteRequest caches nothing.
+        if taken.last() == Some(&from) && (self.cfg.reverse_learning || r.target == self.me) {
             self.cache.add(now, &back);
         }
         if r.target == self.me {
@@ -279,6 +281,9 @@ impl Dsr {
                 let mut full = taken.clone();
                 full.extend(&cached);
                 if !has_repeat(&full) {
+                    if !self.cfg.reverse_learning && taken.last() == Some(&from) {
+                        self.cache.add(now, &back);
+                    }
                     return self.send_reply(now, initiator, &r.addrs, full[1..].to_vec(), out);
                 }
             }
@@ -322,7 +327,12 @@ impl Dsr {
             }
             return; // the buffered packets leave in `flush`
         }
-        self.learn_path(now, &full);
+        if self.cfg.reverse_learning {
+            self.learn_path(now, &full);
+        } else {
+            // ns-2 handleForwarding: the reply's own source route, from us on.
+            self.learn_path(now, &route.addrs);
+        }
         self.relay_on_route(p, route, out, |route| DsrMsg::Reply { reply, route });
     }
 
@@ -348,7 +358,9 @@ impl Dsr {
                     let mut full = vec![p.dst];
                     full.extend(&reply.addrs);
                     let back = route.addrs.clone();
-                    if let Some(k) = full.iter().position(|&n| n == from) {
+                    // ns-2 tap: the reply's route only if we are on it.
+                    let on_it = self.cfg.reverse_learning || full.contains(&self.me);
+                    if let Some(k) = full.iter().position(|&n| n == from).filter(|_| on_it) {
                         self.learn_via(now, &full, k);
                     }
                     if let Some(k) = back.iter().position(|&n| n == from) {

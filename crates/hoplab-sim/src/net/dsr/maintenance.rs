@@ -113,6 +113,10 @@ impl Dsr {
             self.last_error = Some(error);
             return;
         }
+        if !self.cfg.reverse_learning {
+            // ns-2 handleForwarding snoops every source route it forwards.
+            self.learn_path(now, &route.addrs);
+        }
         self.relay_on_route(p, route, out, |route| DsrMsg::Error { error, route });
     }
 

@@ -196,6 +196,9 @@ impl Dsr {
     pub(super) fn learn_path(&mut self, now: SimTime, path: &[NodeId]) {
         let Some(i) = path.iter().position(|&n| n == self.me) else { return };
         self.cache.add(now, &path[i..]);
+        if !self.cfg.reverse_learning {
+            return; // ns-2 pre_noticeRouteUsed: the subpath from us on
+        }
         let back: Vec<NodeId> = path[..=i].iter().rev().copied().collect();
         self.cache.add(now, &back);
     }
@@ -208,6 +211,9 @@ impl Dsr {
         let mut fwd = vec![self.me];
         fwd.extend_from_slice(&path[k..]);
         self.cache.add(now, &fwd);
+        if !self.cfg.reverse_learning {
+            return; // ns-2 pre_noticeRouteUsed: us, the transmitter, and on
+        }
         let mut back = vec![self.me];
         back.extend(path[..=k].iter().rev());
         self.cache.add(now, &back);
