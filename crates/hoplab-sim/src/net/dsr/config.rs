@@ -132,6 +132,11 @@ pub struct DsrConfig {
     /// from this node on (overheard: this node, the transmitter and on), and
     /// only a node answering a Route Request caches the way back.
     pub reverse_learning: bool,
+    /// With `gratuitous_errors`: 0, the next Route Request takes the last
+    /// Route Error, whatever its age. > 0 (ns-2 dsragent.cc `max_err_hold`,
+    /// 1 s): every request sent this long after the error carries it, and
+    /// only a propagating one uses it up.
+    pub error_hold_s: f64,
 }
 
 impl Default for DsrConfig {
@@ -172,6 +177,7 @@ impl Default for DsrConfig {
             salvage_discovery: false,
             send_buffer_check_s: 0.0,
             reverse_learning: true,
+            error_hold_s: 0.0,
         }
     }
 }
@@ -202,6 +208,7 @@ impl DsrConfig {
                 salvage_discovery: true,
                 send_buffer_check_s: 0.03,
                 reverse_learning: false,
+                error_hold_s: 1.0,
                 ..DsrConfig::default()
             }),
             _ => None,

@@ -46,7 +46,20 @@ impl Dsr {
         self.next_request_id = self.next_request_id.wrapping_add(1);
         // §8.2.1: a Route Error we received rides on the next request, so
         // neighbours drop the broken link before answering from their cache.
-        let error = if self.cfg.gratuitous_errors { self.last_error.take() } else { None };
+        let error = if !self.cfg.gratuitous_errors {
+            None
+        } else if self.cfg.error_hold_s > 0.0 {
+            // ns-2 sendOutRtReq: every request within max_err_hold of the
+            // error carries it; "make sure that the Route Error gets on a
+            // propagating request": only a propagating one clears it.
+            let e = self.last_error.filter(|_| now < self.last_error_at + dur(self.cfg.error_hold_s));
+            if ttl > 1 {
+                self.last_error = None;
+            }
+            e
+        } else {
+            self.last_error.take()
+        };
         let r = RouteRequest { id: self.next_request_id, target, addrs: vec![], error };
         let mut p = self.control(now, BROADCAST, DsrMsg::Request(r));
         p.ttl = ttl;

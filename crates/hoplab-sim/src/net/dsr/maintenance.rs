@@ -111,6 +111,7 @@ impl Dsr {
         self.flows_dead_link(now, error.source, error.unreachable);
         if p.dst == self.me {
             self.last_error = Some(error);
+            self.last_error_at = now;
             return;
         }
         if !self.cfg.reverse_learning {

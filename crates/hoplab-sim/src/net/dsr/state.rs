@@ -79,6 +79,8 @@ pub struct Dsr {
     pub(super) grat_sent: BTreeMap<(NodeId, NodeId), SimTime>,
     /// The last Route Error addressed to us, to piggyback on the next request.
     pub(super) last_error: Option<msg::RouteError>,
+    /// When `last_error` arrived (`error_hold_s`).
+    pub(super) last_error_at: SimTime,
     /// Sources already sent a Route Error for the current break of a link.
     pub(super) notified: BTreeMap<NodeId, BTreeSet<NodeId>>,
     /// Uids of data packets recently forwarded (FORWARDED_MEMORY).
@@ -139,6 +141,7 @@ impl Dsr {
             confirmed: BTreeMap::new(),
             grat_sent: BTreeMap::new(),
             last_error: None,
+            last_error_at: SimTime::ZERO,
             notified: BTreeMap::new(),
             forwarded: VecDeque::new(),
             counter: 0,

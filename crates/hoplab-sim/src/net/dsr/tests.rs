@@ -847,3 +847,27 @@ fn ns2_learning_caches_only_the_route_ahead() {
         assert_eq!(d.cache().find(SimTime::ZERO, 5).is_some(), reverse);
     }
 }
+
+#[test]
+fn with_an_error_hold_every_request_carries_the_error_until_a_propagating_one() {
+    // ns-2 sendOutRtReq: the non-propagating request carries it and keeps
+    // it; the propagating one 30+ ms later carries it and uses it up.
+    let cfg = DsrConfig { error_hold_s: 1.0, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(3), &cfg);
+    n.send_data(0, 2);
+    n.run_until(ms(200));
+    let error = RouteError { source: 1, dest: 0, unreachable: 2, salvage: 0 };
+    let route = SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false, flow: None };
+    let p = Packet::new(500, 1, 0, Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route })), n.now);
+    let mut out = vec![];
+    dsr(&mut n, 0).receive(ms(200), 1, p, &mut out);
+    n.set_link(1, 2, false);
+    n.send_data(0, 2);
+    n.run_until(SimTime::from_secs_f64(3.0));
+    let reqs: Vec<(u8, bool)> = n.sent.iter().filter(|s| s.1 == 0).filter_map(|s| match dsr_msg(&s.3) {
+        Some(DsrMsg::Request(r)) if s.0 >= ms(200) => Some((s.3.ttl, r.error.is_some())),
+        _ => None,
+    }).collect();
+    assert_eq!(&reqs[..2], &[(1, true), (255, true)]);
+    assert!(reqs[2..].iter().all(|r| !r.1), "{reqs:?}");
+}
