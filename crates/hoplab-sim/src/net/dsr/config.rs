@@ -137,6 +137,9 @@ pub struct DsrConfig {
     /// 1 s): every request sent this long after the error carries it, and
     /// only a propagating one uses it up.
     pub error_hold_s: f64,
+    /// Data packets carry a second 20-byte IP header on the air, as ns-2's
+    /// DSR agent counts one (dsragent.cc recv, `cmh->size() += IP_HDR_LEN`).
+    pub double_ip_header: bool,
 }
 
 impl Default for DsrConfig {
@@ -178,6 +181,7 @@ impl Default for DsrConfig {
             send_buffer_check_s: 0.0,
             reverse_learning: true,
             error_hold_s: 0.0,
+            double_ip_header: false,
         }
     }
 }
@@ -209,6 +213,7 @@ impl DsrConfig {
                 send_buffer_check_s: 0.03,
                 reverse_learning: false,
                 error_hold_s: 1.0,
+                double_ip_header: true,
                 ..DsrConfig::default()
             }),
             _ => None,

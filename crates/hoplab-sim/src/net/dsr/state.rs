@@ -308,6 +308,11 @@ impl Dsr {
             _ => Some(false),
         };
         msg::set_header(&mut p, entry == Some(false));
+        if self.cfg.double_ip_header && !p.is_routing() {
+            // ns-2 dsragent.cc recv: "add on IP header size" to every
+            // packet DSR originates a source route for.
+            p.extra_header += crate::wire::IP_HEADER;
+        }
         if let Some(passive) = entry {
             // The wait starts when the MAC is done with the frame (`sent`).
             self.maint.push(MaintEntry {

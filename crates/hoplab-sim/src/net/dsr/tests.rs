@@ -871,3 +871,19 @@ fn with_an_error_hold_every_request_carries_the_error_until_a_propagating_one() 
     assert_eq!(&reqs[..2], &[(1, true), (255, true)]);
     assert!(reqs[2..].iter().all(|r| !r.1), "{reqs:?}");
 }
+
+#[test]
+fn cmu_data_headers_match_ns2_sizes() {
+    // ns-2 6-hop chain trace: TCP data 1556 B while the flow is being
+    // established (1500 + IP_HDR_LEN 20 + route 28 + Flow Timeout 4 + Flow
+    // Id 4), then 1520 B. Here a 3-node route: 20 + 12 + 8, then 20.
+    let cfg = DsrConfig::preset("cmu").unwrap();
+    let mut n = net(TestNet::chain_links(3), &cfg);
+    for k in 0..4 {
+        n.send_data(0, 2);
+        n.run_until(ms(300 + 300 * k));
+    }
+    let sizes: Vec<u32> = data_sent(&n, 0).iter().map(|s| s.3.extra_header).collect();
+    assert_eq!(sizes, vec![40, 40, 40, 20]);
+    assert_eq!(n.delivered_uids(2).len(), 4);
+}

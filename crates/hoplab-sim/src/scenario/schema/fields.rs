@@ -226,6 +226,7 @@ pub const FIELDS: &[Field] = &[
     o("routing.dsr.flow_state", "bool", "ns-2 dsragent.cc dsragent_enable_flowstate", "CMU DSR flow state: routes only on a flow's first packets"),
     o("routing.dsr.salvage_discovery", "bool", "ns-2 dsragent.cc NEW_SALVAGE_LOGIC", "forwarders buffer unsalvageable packets and ask for a route (needs send_buffer_check_s)"),
     n("routing.dsr.error_hold_s", "float", S, JITTER, "ns-2 dsragent.cc max_err_hold (1 s)", "Route Error piggybacked on every request this long; 0: on the next request only"),
+    o("routing.dsr.double_ip_header", "bool", "ns-2 dsragent.cc recv (IP_HDR_LEN)", "data packets carry a second 20-byte IP header"),
     o("routing.dsr.reverse_learning", "bool", "RFC 4728 §8.1.4; ns-2 routecache.cc pre_noticeRouteUsed: false", "also cache the reverse of routes heard, and the way back to every request's initiator"),
     n("routing.dsr.send_buffer_check_s", "float", S, JITTER, "ns-2 dsragent.h BUFFER_CHECK", "send-buffer scan period (0: packets leave at once)"),
     // olsr
