@@ -52,6 +52,25 @@ pub struct Ack {
     pub ack_dest: NodeId,
 }
 
+/// ns-2 CMU DSR's Unknown Flow error (hdr_sr.h `flow_error`; dsragent.cc
+/// `sendUnknownFlow`): a forwarder got a packet of a flow it has no entry
+/// for and tells the flow's source, which then re-sends the route.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowError {
+    /// The flow's source and destination.
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// The flow id; None when the packet had none (the default flow).
+    pub id: Option<u16>,
+}
+
+impl FlowError {
+    /// ns-2 hdr_sr.h size(): 14 per Unknown Flow, 12 per Default Flow Unknown.
+    pub fn opt_size(&self) -> u32 {
+        if self.id.is_some() { 14 } else { 12 }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum DsrMsg {
     /// Broadcast; the IP source is the initiator.
@@ -62,6 +81,8 @@ pub enum DsrMsg {
     Error { error: RouteError, route: SourceRoute },
     /// One hop back to the node that requested it.
     Ack(Ack),
+    /// Unicast to the flow's source along `route` (ns-2 flow state).
+    FlowError { error: FlowError, route: SourceRoute },
 }
 
 /// The DSR source route option carried on data packets (RFC 4728 §6.7).
@@ -147,6 +168,7 @@ impl DsrMsg {
                 DsrMsg::Reply { reply, route } => 3 + 4 * reply.addrs.len() as u32 + source_route_opt(route),
                 DsrMsg::Error { route, .. } => RouteError::OPT_SIZE + source_route_opt(route),
                 DsrMsg::Ack(_) => 12,
+                DsrMsg::FlowError { error, route } => error.opt_size() + source_route_opt(route),
             }
     }
 
@@ -156,6 +178,7 @@ impl DsrMsg {
             DsrMsg::Reply { .. } => "dsr.rrep",
             DsrMsg::Error { .. } => "dsr.rerr",
             DsrMsg::Ack(_) => "dsr.ack",
+            DsrMsg::FlowError { .. } => "dsr.ferr",
         }
     }
 }

@@ -6,14 +6,17 @@
 //! Timeout option; each forwarder records the flow (its route and this
 //! node's place on it). The other packets carry no route: on the source's
 //! default flow (the newest, odd ids) nothing at all, else a 4-byte Flow
-//! Id; forwarders take the next hop from their table. What is not modelled:
-//! the Unknown Flow error (a forwarder that does not know a flow salvages
-//! the packet but sends no error) and flow route shortening (`processFlowARS`).
+//! Id; forwarders take the next hop from their table. A forwarder that
+//! does not know a packet's flow salvages it and tells the source, which
+//! sends the route again (`sendUnknownFlow`, `processUnknownFlowError`).
+//! Not modelled: flow route shortening (`processFlowARS`).
 
+use super::msg::DsrMsg;
 use super::state::{dur, Dsr};
+use crate::net::routing::RouteAction;
 use crate::time::SimTime;
-use crate::wire::dsr::FlowTag;
-use crate::wire::{NodeId, Packet};
+use crate::wire::dsr::{FlowError, FlowTag};
+use crate::wire::{NodeId, Packet, SourceRoute};
 
 /// flowstruct.h END_TO_END_COUNT ("count - 1, actually"): the source sends
 /// the route on a flow's packets while its count is at most this.
@@ -134,6 +137,39 @@ impl Dsr {
         sr.addrs = e.route.clone();
         sr.at = e.at;
         true
+    }
+
+    /// dsragent.cc sendUnknownFlow: tell the source of `p` (which reached
+    /// us, at index `i` of its route) that we do not know its flow. The
+    /// error goes back on a cached route, else the way the packet came.
+    pub(super) fn unknown_flow(&mut self, now: SimTime, p: &Packet, i: usize, out: &mut Vec<RouteAction>) {
+        let sr = p.sr.as_ref().unwrap();
+        let Some(f) = sr.flow else { return };
+        if p.src == self.me {
+            return;
+        }
+        let back = self.cache.find(now, p.src).or_else(|| (sr.addrs[0] == p.src).then(|| sr.addrs[..=i].iter().rev().copied().collect()));
+        let Some(back) = back.filter(|b| b.len() >= 2) else { return };
+        let error = FlowError { src: p.src, dst: p.dst, id: f.header.then_some(f.id) };
+        let route = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false, flow: None };
+        let next_hop = route.next_hop().unwrap();
+        let pkt = self.control(now, p.src, DsrMsg::FlowError { error, route });
+        out.push(RouteAction::Send { next_hop, packet: pkt });
+    }
+
+    /// dsragent.cc processUnknownFlowError: at the flow's source, the flow
+    /// sends its route again (its count starts over); elsewhere, relay.
+    pub(super) fn on_flow_error(&mut self, p: Packet, error: FlowError, route: SourceRoute, out: &mut Vec<RouteAction>) {
+        if p.dst != self.me {
+            return self.relay_on_route(p, route, out, |route| DsrMsg::FlowError { error, route });
+        }
+        if error.src != self.me {
+            return;
+        }
+        let id = error.id.or_else(|| self.default_flow.get(&(error.src, error.dst)).copied());
+        if let Some(e) = id.and_then(|id| self.flows.get_mut(&(error.src, error.dst, id))) {
+            e.count = 0;
+        }
     }
 
     /// `FlowTable::noticeDeadLink`: our own flows over the link a -> b

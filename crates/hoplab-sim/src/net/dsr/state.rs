@@ -345,6 +345,7 @@ impl Dsr {
         // our flow table says; an unknown flow is salvaged (sendUnknownFlow).
         let flow_only = sr.flow.is_some_and(|f| !f.establish);
         if self.cfg.flow_state && !self.forward_flow(now, &mut p, i) {
+            self.unknown_flow(now, &p, i, out);
             p.sr.as_mut().unwrap().flow = None;
             return self.salvage(now, p, out);
         }
@@ -402,6 +403,7 @@ impl Protocol for Dsr {
             DsrMsg::Reply { reply, route } => self.on_reply(now, packet, reply, route, out),
             DsrMsg::Error { error, route } => self.on_error(now, packet, error, route, out),
             DsrMsg::Ack(a) => self.on_ack(now, from, a),
+            DsrMsg::FlowError { error, route } => self.on_flow_error(packet, error, route, out),
         }
         self.flush(now, out);
     }

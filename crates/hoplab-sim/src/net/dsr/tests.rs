@@ -887,3 +887,29 @@ fn cmu_data_headers_match_ns2_sizes() {
     assert_eq!(sizes, vec![40, 40, 40, 20]);
     assert_eq!(n.delivered_uids(2).len(), 4);
 }
+
+#[test]
+fn a_forwarder_that_does_not_know_the_flow_salvages_and_tells_the_source() {
+    // dsragent.cc sendUnknownFlow / processUnknownFlowError.
+    let cfg = DsrConfig { flow_state: true, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(4), &cfg);
+    for k in 0..4 {
+        n.send_data(0, 3);
+        n.run_until(ms(100 + 100 * k));
+    }
+    assert!(!flow_of(&data_sent(&n, 0)[3].3).unwrap().establish);
+    dsr(&mut n, 2).flows.clear();
+    dsr(&mut n, 2).default_flow.clear();
+    n.send_data(0, 3);
+    n.run_until(ms(600));
+    assert_eq!(n.delivered_uids(3).len(), 5, "salvaged on node 2's cached route");
+    assert_eq!(sent_kind(&n, Some(2), "dsr.ferr"), 1);
+    // The source sends the route again on its next three packets.
+    for k in 0..4 {
+        n.send_data(0, 3);
+        n.run_until(ms(700 + 100 * k));
+    }
+    let est: Vec<bool> = data_sent(&n, 0)[5..].iter().map(|s| flow_of(&s.3).unwrap().establish).collect();
+    assert_eq!(est, vec![true, true, true, false]);
+    assert_eq!(n.delivered_uids(3).len(), 9);
+}
