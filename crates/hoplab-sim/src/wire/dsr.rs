@@ -52,6 +52,25 @@ pub struct Ack {
     pub ack_dest: NodeId,
 }
 
+/// ns-2 CMU DSR's Unknown Flow error (hdr_sr.h `flow_error`; dsragent.cc
+/// `sendUnknownFlow`): a forwarder got a packet of a flow it has no entry
+/// for and tells the flow's source, which then re-sends the route.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowError {
+    /// The flow's source and destination.
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// The flow id; None when the packet had none (the default flow).
+    pub id: Option<u16>,
+}
+
+impl FlowError {
+    /// ns-2 hdr_sr.h size(): 14 per Unknown Flow, 12 per Default Flow Unknown.
+    pub fn opt_size(&self) -> u32 {
+        if self.id.is_some() { 14 } else { 12 }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum DsrMsg {
     /// Broadcast; the IP source is the initiator.
@@ -62,6 +81,8 @@ pub enum DsrMsg {
     Error { error: RouteError, route: SourceRoute },
     /// One hop back to the node that requested it.
     Ack(Ack),
+    /// Unicast to the flow's source along `route` (ns-2 flow state).
+    FlowError { error: FlowError, route: SourceRoute },
 }
 
 /// The DSR source route option carried on data packets (RFC 4728 §6.7).
@@ -77,6 +98,26 @@ pub struct SourceRoute {
     /// An Acknowledgement Request option rides along (RFC 4728 §6.5,
     /// network-layer route maintenance §8.3.3).
     pub ack_request: bool,
+    /// ns-2 CMU DSR flow state (`dsragent_enable_flowstate`): the flow the
+    /// packet belongs to. None: a plain source-routed packet.
+    pub flow: Option<FlowTag>,
+}
+
+/// A data packet's flow state in ns-2's CMU DSR (dsragent.cc
+/// `sendOutPacketWithRoute`, hdr_sr.h). A flow is one source route of one
+/// source to one destination, named by a 16-bit id.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowTag {
+    pub id: u16,
+    /// The source route is on the wire with a Flow Timeout option: the
+    /// flow is being established (its first packets) or re-advertised.
+    /// Otherwise only the flow id travels, and the simulator's `addrs` are
+    /// not on the wire: the forwarders take the next hop from their flow
+    /// tables, and nobody can snoop the route.
+    pub establish: bool,
+    /// A Flow Id option (4 bytes) is on the wire; a packet of the
+    /// source's default flow carries none.
+    pub header: bool,
 }
 
 impl SourceRoute {
@@ -84,6 +125,15 @@ impl SourceRoute {
     /// header (§6.1) + 4-byte option header (§6.7) + 4 bytes per
     /// intermediate address, + 4 for an Acknowledgement Request (§6.5).
     pub fn wire_size(&self) -> u32 {
+        if let Some(f) = self.flow {
+            // ns-2 hdr_sr.h size(): 4 per Flow Timeout and Flow Id option;
+            // the route itself only while establishing.
+            let id = if f.header { 4 } else { 0 };
+            if !f.establish {
+                return id;
+            }
+            return 8 + 4 * self.addrs.len().saturating_sub(2) as u32 + 4 + id + if self.ack_request { 4 } else { 0 };
+        }
         8 + 4 * self.addrs.len().saturating_sub(2) as u32 + if self.ack_request { 4 } else { 0 }
     }
     pub fn next_hop(&self) -> Option<NodeId> {
@@ -118,6 +168,7 @@ impl DsrMsg {
                 DsrMsg::Reply { reply, route } => 3 + 4 * reply.addrs.len() as u32 + source_route_opt(route),
                 DsrMsg::Error { route, .. } => RouteError::OPT_SIZE + source_route_opt(route),
                 DsrMsg::Ack(_) => 12,
+                DsrMsg::FlowError { error, route } => error.opt_size() + source_route_opt(route),
             }
     }
 
@@ -127,6 +178,7 @@ impl DsrMsg {
             DsrMsg::Reply { .. } => "dsr.rrep",
             DsrMsg::Error { .. } => "dsr.rerr",
             DsrMsg::Ack(_) => "dsr.ack",
+            DsrMsg::FlowError { .. } => "dsr.ferr",
         }
     }
 }

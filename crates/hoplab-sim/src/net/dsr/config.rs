@@ -108,6 +108,38 @@ pub struct DsrConfig {
     /// Wait for a network-layer Acknowledgement. The RFC leaves this to an
     /// adaptive estimate (§8.3.3); a fixed value here, like PassiveAckTimeout.
     pub ack_timeout_s: f64,
+    /// ns-2 CMU DSR flow state (dsragent.cc `dsragent_enable_flowstate`,
+    /// on in ns-2.35): a source's first packets on a route (and one every
+    /// 5 s) carry the route and set up a flow at each forwarder; later ones
+    /// carry no route (0 bytes on the source's default flow), are forwarded
+    /// from the flow tables, and teach overhearers and forwarders nothing.
+    pub flow_state: bool,
+    /// ns-2 `NEW_SALVAGE_LOGIC` (`dsr_salvage_max_requests` 1): a forwarder
+    /// with no cached route for a packet it must salvage buffers it and
+    /// sends one non-propagating Route Request cycle for it, instead of
+    /// dropping it. Needs `send_buffer_check_s`.
+    pub salvage_discovery: bool,
+    /// ns-2 `BUFFER_CHECK` (0.03 s): the send buffer is scanned every
+    /// U[1, 2] x this; buffered packets leave only at a scan or when a
+    /// Route Reply arrives (then one per NonpropRequestTimeout, ns-2's
+    /// `arp_timeout` spacing), and request cycles start only then. 0: a
+    /// packet leaves as soon as a route is known (RFC 4728 §8.2.1).
+    pub send_buffer_check_s: f64,
+    /// Learn both directions of a route heard or forwarded, and the way
+    /// back to the initiator of every Route Request received (links are
+    /// bidirectional, RFC 4728 §8.1.4). false: ns-2's `noticeRouteUsed`
+    /// (routecache.cc pre_noticeRouteUsed) caches only the part of a route
+    /// from this node on (overheard: this node, the transmitter and on), and
+    /// only a node answering a Route Request caches the way back.
+    pub reverse_learning: bool,
+    /// With `gratuitous_errors`: 0, the next Route Request takes the last
+    /// Route Error, whatever its age. > 0 (ns-2 dsragent.cc `max_err_hold`,
+    /// 1 s): every request sent this long after the error carries it, and
+    /// only a propagating one uses it up.
+    pub error_hold_s: f64,
+    /// Data packets carry a second 20-byte IP header on the air, as ns-2's
+    /// DSR agent counts one (dsragent.cc recv, `cmh->size() += IP_HDR_LEN`).
+    pub double_ip_header: bool,
 }
 
 impl Default for DsrConfig {
@@ -144,12 +176,18 @@ impl Default for DsrConfig {
             try_passive_acks: 1,
             passive_ack_timeout_s: 0.1,
             ack_timeout_s: 0.1,
+            flow_state: false,
+            salvage_discovery: false,
+            send_buffer_check_s: 0.0,
+            reverse_learning: true,
+            error_hold_s: 0.0,
+            double_ip_header: false,
         }
     }
 }
 
 impl DsrConfig {
-    pub const PRESETS: &'static [&'static str] = &["ns2", "dsr-uu"];
+    pub const PRESETS: &'static [&'static str] = &["ns2", "dsr-uu", "cmu"];
 
     pub fn preset(name: &str) -> Option<DsrConfig> {
         match name {
@@ -164,6 +202,18 @@ impl DsrConfig {
                 maintenance: Maintenance::Passive,
                 request_backoff: RequestBackoff::Rfc4728,
                 cache_delivered_routes: true,
+                ..DsrConfig::default()
+            }),
+            // `ns2` plus the rest of ns-2.35's dsragent.cc: flow state,
+            // salvage by route discovery at forwarders, the send-buffer scan,
+            // and its route cache's forward-only learning.
+            "cmu" => Some(DsrConfig {
+                flow_state: true,
+                salvage_discovery: true,
+                send_buffer_check_s: 0.03,
+                reverse_learning: false,
+                error_hold_s: 1.0,
+                double_ip_header: true,
                 ..DsrConfig::default()
             }),
             _ => None,
@@ -182,6 +232,15 @@ impl DsrConfig {
         }
         if self.maintenance == Maintenance::Passive && !self.promiscuous {
             return Err(("maintenance", "\"passive\" needs promiscuous = true to overhear the next hop".into()));
+        }
+        if self.salvage_discovery && self.send_buffer_check_s <= 0.0 {
+            return Err(("salvage_discovery", "needs send_buffer_check_s > 0 (ns-2's scan retries the salvaged packets)".into()));
+        }
+        if self.send_buffer_check_s > 0.0 && self.request_backoff != RequestBackoff::Ns2 {
+            return Err(("send_buffer_check_s", "needs request_backoff = \"ns2\" (the scan starts ns-2's request cycles)".into()));
+        }
+        if self.flow_state && self.maintenance != Maintenance::LinkLayer {
+            return Err(("flow_state", "needs maintenance = \"link_layer\", as in ns-2".into()));
         }
         Ok(())
     }

@@ -5,8 +5,13 @@ use super::config::RequestBackoff;
 use super::msg::{DsrMsg, RouteReply, RouteRequest};
 use super::state::{dur, Discovery, Dsr};
 use crate::net::routing::{RouteAction, RouteNote};
-use crate::net::RoutingMsg;
-use crate::time::SimTime;
+use crate::net::{DropReason, RoutingMsg};
+use crate::time::{Dur, SimTime};
+use std::collections::{BTreeSet, VecDeque};
+
+/// ns-2 dsragent.cc `dsr_salvage_max_requests`: request cycles a node may
+/// start for packets it salvages for others.
+const SALVAGE_MAX_REQUESTS: u32 = 1;
 use crate::wire::{Body, NodeId, Packet, SourceRoute, BROADCAST};
 
 fn has_repeat(path: &[NodeId]) -> bool {
@@ -41,7 +46,20 @@ impl Dsr {
         self.next_request_id = self.next_request_id.wrapping_add(1);
         // §8.2.1: a Route Error we received rides on the next request, so
         // neighbours drop the broken link before answering from their cache.
-        let error = if self.cfg.gratuitous_errors { self.last_error.take() } else { None };
+        let error = if !self.cfg.gratuitous_errors {
+            None
+        } else if self.cfg.error_hold_s > 0.0 {
+            // ns-2 sendOutRtReq: every request within max_err_hold of the
+            // error carries it; "make sure that the Route Error gets on a
+            // propagating request": only a propagating one clears it.
+            let e = self.last_error.filter(|_| now < self.last_error_at + dur(self.cfg.error_hold_s));
+            if ttl > 1 {
+                self.last_error = None;
+            }
+            e
+        } else {
+            self.last_error.take()
+        };
         let r = RouteRequest { id: self.next_request_id, target, addrs: vec![], error };
         let mut p = self.control(now, BROADCAST, DsrMsg::Request(r));
         p.ttl = ttl;
@@ -82,6 +100,112 @@ impl Dsr {
             d.next = now + wait(cycles);
             self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
         }
+    }
+
+    /// `send_buffer_check_s`: ns-2's getRouteForPacket for one buffered
+    /// packet to `dst` (ours if `own`), run when it is buffered and at every
+    /// scan. `BackOffTest` passing starts a request cycle (a non-propagating
+    /// request first); a non-propagating request unanswered for more than
+    /// NonpropRequestTimeout (`arp_timeout`) is followed by a propagating
+    /// one, for our own packets only (`dsr_salvage_allow_propagating` 0).
+    /// False: drop this salvaged packet (`dsr_salvage_max_requests` 1).
+    pub(super) fn ns2_get_route(&mut self, now: SimTime, dst: NodeId, own: bool, out: &mut Vec<RouteAction>) -> bool {
+        let (period, max) = (self.cfg.request_period_s, self.cfg.max_request_period_s);
+        let e = self.backoff.entry(dst).or_default();
+        let wait = dur((period * 4f64.powi(e.cycles as i32)).min(max));
+        if e.last.is_none_or(|last| last + wait <= now) {
+            // BackOffTest passed.
+            e.cycles = (e.cycles + 1).min(15);
+            e.last = Some(now);
+            if !own && e.cycles > SALVAGE_MAX_REQUESTS {
+                return false;
+            }
+            e.limit0 = self.cfg.nonprop_requests;
+            e.last_arp = now;
+            let ttl = if e.limit0 { 1 } else { self.cfg.discovery_hop_limit };
+            self.send_request(now, dst, ttl, out);
+        } else if e.limit0 && own && now > e.last_arp + dur(self.cfg.nonprop_request_timeout_s) {
+            e.limit0 = false;
+            self.send_request(now, dst, self.cfg.discovery_hop_limit, out);
+        }
+        true
+    }
+
+    /// `send_buffer_check_s`: ns-2 sendBufferCheck. Every buffered packet
+    /// leaves if a route is cached now; else it is dropped after
+    /// SendBufferTimeout, or asks for a route again (`ns2_get_route`).
+    pub(super) fn scan_send_buffer(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        let mut keep = VecDeque::new();
+        let mut released = BTreeSet::new();
+        for (t, p) in std::mem::take(&mut self.send_buf) {
+            if t + dur(self.cfg.send_buffer_s) < now {
+                out.push(RouteAction::Drop { packet: p, reason: DropReason::Tout });
+                continue;
+            }
+            if let Some(path) = self.cache.find(now, p.dst) {
+                released.insert(p.dst);
+                self.release(now, p, path, out);
+                continue;
+            }
+            let (dst, own) = (p.dst, p.src == self.me);
+            if !self.ns2_get_route(now, dst, own, out) {
+                out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
+                continue;
+            }
+            keep.push_back((t, p));
+        }
+        self.send_buf = keep;
+        self.end_discoveries(&released, out);
+    }
+
+    /// Discoveries with no packet left waiting end: with a route if one of
+    /// their packets left on one, else failed.
+    fn end_discoveries(&mut self, released: &BTreeSet<NodeId>, out: &mut Vec<RouteAction>) {
+        let over: Vec<NodeId> = self.discoveries.keys().copied().filter(|d| !self.send_buf.iter().any(|(_, p)| p.dst == *d)).collect();
+        for dst in over {
+            self.discoveries.remove(&dst);
+            let note = if released.contains(&dst) { RouteNote::DiscoveryDone { dst } } else { RouteNote::DiscoveryFailed { dst } };
+            out.push(RouteAction::Note(note));
+        }
+    }
+
+    /// Send a buffered packet on `path` (from us), keeping its salvage count.
+    pub(super) fn release(&mut self, now: SimTime, mut p: Packet, path: Vec<NodeId>, out: &mut Vec<RouteAction>) {
+        let salvage = p.sr.as_ref().map_or(0, |sr| sr.salvage);
+        p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage, ack_request: false, flow: None }));
+        self.send_own(now, p, out);
+    }
+
+    /// `send_buffer_check_s`: ns-2 acceptRouteReply sends every buffered
+    /// packet that now has a route, one per `arp_timeout` (our
+    /// NonpropRequestTimeout) "to give ARP time to complete".
+    fn release_on_reply(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        let mut keep = VecDeque::new();
+        let mut released = BTreeSet::new();
+        let mut delay = Dur::ZERO;
+        for (t, p) in std::mem::take(&mut self.send_buf) {
+            let Some(path) = self.cache.find(now, p.dst) else {
+                keep.push_back((t, p));
+                continue;
+            };
+            released.insert(p.dst);
+            if delay == Dur::ZERO {
+                self.release(now, p, path, out);
+            } else {
+                // The route (and flow) are fixed now; the packet waits.
+                let mut later = vec![];
+                self.release(now, p, path, &mut later);
+                for a in later {
+                    match a {
+                        RouteAction::Send { packet, .. } => self.spaced.push_back((now + delay, packet)),
+                        a => out.push(a),
+                    }
+                }
+            }
+            delay = delay + dur(self.cfg.nonprop_request_timeout_s);
+        }
+        self.send_buf = keep;
+        self.end_discoveries(&released, out);
     }
 
     /// Retransmit requests with exponential back-off, up to MaxRequestRexmt
@@ -141,13 +265,16 @@ impl Dsr {
         }
         if let Some(e) = r.error {
             self.cache.remove_link(e.source, e.unreachable);
+            self.flows_dead_link(now, e.source, e.unreachable);
         }
         // The route the request took, back to its initiator, via `from`.
         let mut taken = vec![initiator];
         taken.extend(&r.addrs);
-        if taken.last() == Some(&from) {
-            let mut back = vec![self.me];
-            back.extend(taken.iter().rev());
+        let mut back = vec![self.me];
+        back.extend(taken.iter().rev());
+        // ns-2 learns the way back only where it answers (returnSrcRouteToRequestor,
+        // replyFromRouteCache); handleRouteRequest caches nothing.
+        if taken.last() == Some(&from) && (self.cfg.reverse_learning || r.target == self.me) {
             self.cache.add(now, &back);
         }
         if r.target == self.me {
@@ -167,6 +294,9 @@ impl Dsr {
                 let mut full = taken.clone();
                 full.extend(&cached);
                 if !has_repeat(&full) {
+                    if !self.cfg.reverse_learning && taken.last() == Some(&from) {
+                        self.cache.add(now, &back);
+                    }
                     return self.send_reply(now, initiator, &r.addrs, full[1..].to_vec(), out);
                 }
             }
@@ -187,7 +317,7 @@ impl Dsr {
         let mut back = vec![self.me];
         back.extend(addrs.iter().rev());
         back.push(initiator);
-        let sr = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false };
+        let sr = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false, flow: None };
         let next_hop = sr.next_hop().unwrap();
         let p = self.control(now, initiator, DsrMsg::Reply { reply: RouteReply { addrs: route }, route: sr });
         out.push(RouteAction::Send { next_hop, packet: p });
@@ -202,12 +332,20 @@ impl Dsr {
             // ns-2 dsragent.cc acceptRouteReply: "back down the route
             // request counters" of the target.
             self.backoff.remove(&target);
+            if self.scanning() {
+                return self.release_on_reply(now, out);
+            }
             if self.cache.find(now, target).is_some() && self.discoveries.remove(&target).is_some() {
                 out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: target }));
             }
             return; // the buffered packets leave in `flush`
         }
-        self.learn_path(now, &full);
+        if self.cfg.reverse_learning {
+            self.learn_path(now, &full);
+        } else {
+            // ns-2 handleForwarding: the reply's own source route, from us on.
+            self.learn_path(now, &route.addrs);
+        }
         self.relay_on_route(p, route, out, |route| DsrMsg::Reply { reply, route });
     }
 
@@ -224,13 +362,18 @@ impl Dsr {
         if let Body::Routing(RoutingMsg::Dsr(m)) = &p.body {
             match m {
                 // §8.4.5 (heard errors): the link is gone for us too.
-                DsrMsg::Error { error, .. } => self.cache.remove_link(error.source, error.unreachable),
+                DsrMsg::Error { error, .. } => {
+                    self.cache.remove_link(error.source, error.unreachable);
+                    self.flows_dead_link(now, error.source, error.unreachable);
+                }
                 DsrMsg::Reply { reply, route } if self.cfg.snoop_routes => {
                     // The reply's own route, and the way it travels back.
                     let mut full = vec![p.dst];
                     full.extend(&reply.addrs);
                     let back = route.addrs.clone();
-                    if let Some(k) = full.iter().position(|&n| n == from) {
+                    // ns-2 tap: the reply's route only if we are on it.
+                    let on_it = self.cfg.reverse_learning || full.contains(&self.me);
+                    if let Some(k) = full.iter().position(|&n| n == from).filter(|_| on_it) {
                         self.learn_via(now, &full, k);
                     }
                     if let Some(k) = back.iter().position(|&n| n == from) {
@@ -242,6 +385,11 @@ impl Dsr {
             return;
         }
         let Some(sr) = &p.sr else { return };
+        // ns-2 tap: a packet without its route on the wire teaches nothing
+        // (flow route shortening, processFlowARS, is not modelled).
+        if sr.flow.is_some_and(|f| !f.establish) {
+            return;
+        }
         if sr.addrs.get(sr.at) != Some(&from) {
             return;
         }

@@ -18,6 +18,7 @@ impl Dsr {
         for dst in self.cache.remove_link_lost(self.me, next_hop) {
             out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
         }
+        self.flows_dead_link(now, self.me, next_hop);
         self.confirmed.remove(&next_hop);
         self.notified.insert(next_hop, Default::default());
         // The maintenance buffer's packets for this hop, oldest first. One
@@ -69,7 +70,7 @@ impl Dsr {
             let Some(back) = back.filter(|b| b.len() >= 2) else { continue };
             let salvage = p.sr.as_ref().map_or(0, |sr| sr.salvage);
             let error = RouteError { source: self.me, dest: p.src, unreachable: next_hop, salvage };
-            let route = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false };
+            let route = SourceRoute { addrs: back, at: 0, salvage: 0, ack_request: false, flow: None };
             let hop = route.next_hop().unwrap();
             let pkt = self.control(now, p.src, DsrMsg::Error { error, route });
             out.push(RouteAction::Note(RouteNote::RouteErrorSent));
@@ -91,20 +92,31 @@ impl Dsr {
             return out.push(RouteAction::Drop { packet: p, reason: DropReason::Sal });
         }
         let Some(route) = self.cache.find(now, p.dst) else {
+            if self.cfg.salvage_discovery {
+                // ns-2 undeliverablePkt, NEW_SALVAGE_LOGIC: "allow the node
+                // to perform route discovery for an intermediate hop".
+                return self.buffer(now, p, out);
+            }
             return out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
         };
-        p.sr = Some(Box::new(SourceRoute { addrs: route, at: 0, salvage: count + 1, ack_request: false }));
+        p.sr = Some(Box::new(SourceRoute { addrs: route, at: 0, salvage: count + 1, ack_request: false, flow: None }));
         out.push(RouteAction::Note(RouteNote::Salvaged));
         self.transmit(now, p, out);
     }
 
-    pub(super) fn on_error(&mut self, p: Packet, error: RouteError, route: SourceRoute, out: &mut Vec<RouteAction>) {
+    pub(super) fn on_error(&mut self, now: SimTime, p: Packet, error: RouteError, route: SourceRoute, out: &mut Vec<RouteAction>) {
         for dst in self.cache.remove_link_lost(error.source, error.unreachable) {
             out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
         }
+        self.flows_dead_link(now, error.source, error.unreachable);
         if p.dst == self.me {
             self.last_error = Some(error);
+            self.last_error_at = now;
             return;
+        }
+        if !self.cfg.reverse_learning {
+            // ns-2 handleForwarding snoops every source route it forwards.
+            self.learn_path(now, &route.addrs);
         }
         self.relay_on_route(p, route, out, |route| DsrMsg::Error { error, route });
     }

@@ -17,6 +17,7 @@ pub mod cache;
 pub mod config;
 pub mod msg;
 mod discovery;
+mod flow;
 mod maintenance;
 mod state;
 #[cfg(test)]

@@ -29,6 +29,10 @@ pub(super) struct Discovery {
 pub(super) struct RequestBackoffEntry {
     pub cycles: u32,
     pub last: Option<SimTime>,
+    /// `send_buffer_check_s`: the last request was non-propagating
+    /// (requesttable.h `last_type` LIMIT0), sent at `last_arp`.
+    pub limit0: bool,
+    pub last_arp: SimTime,
 }
 
 /// A packet sent and not yet acknowledged (§8.3: the maintenance buffer).
@@ -75,11 +79,25 @@ pub struct Dsr {
     pub(super) grat_sent: BTreeMap<(NodeId, NodeId), SimTime>,
     /// The last Route Error addressed to us, to piggyback on the next request.
     pub(super) last_error: Option<msg::RouteError>,
+    /// When `last_error` arrived (`error_hold_s`).
+    pub(super) last_error_at: SimTime,
     /// Sources already sent a Route Error for the current break of a link.
     pub(super) notified: BTreeMap<NodeId, BTreeSet<NodeId>>,
     /// Uids of data packets recently forwarded (FORWARDED_MEMORY).
     pub(super) forwarded: VecDeque<u64>,
     counter: u64,
+    /// `flow_state`: flow table by (source, destination, flow id), the
+    /// default flow per (source, destination), the next flow id, and a
+    /// creation counter (flow.rs).
+    pub(super) flows: BTreeMap<(NodeId, NodeId, u16), super::flow::FlowEntry>,
+    pub(super) default_flow: BTreeMap<(NodeId, NodeId), u16>,
+    pub(super) flow_counter: u16,
+    pub(super) flow_seq: u64,
+    /// `send_buffer_check_s`: the next scan of the send buffer, and packets
+    /// released by a Route Reply waiting for their turn (ns-2 spaces them
+    /// by `arp_timeout`).
+    pub(super) next_scan: Option<SimTime>,
+    pub(super) spaced: VecDeque<(SimTime, Packet)>,
 }
 
 /// An entry whose copy the MAC never reported sent (the interface queue
@@ -97,6 +115,16 @@ pub(super) fn dur(s: f64) -> Dur {
 
 impl Dsr {
     pub fn new(me: NodeId, cfg: &DsrConfig, rng: Stream) -> Dsr {
+        let mut d = Dsr::blank(me, cfg, rng);
+        if d.scanning() {
+            // ns-2 "startdsr": the first check BUFFER_CHECK * U[1, 2] in.
+            let first = d.scan_period();
+            d.next_scan = Some(SimTime::ZERO + first);
+        }
+        d
+    }
+
+    fn blank(me: NodeId, cfg: &DsrConfig, rng: Stream) -> Dsr {
         Dsr {
             me,
             cfg: cfg.clone(),
@@ -113,10 +141,26 @@ impl Dsr {
             confirmed: BTreeMap::new(),
             grat_sent: BTreeMap::new(),
             last_error: None,
+            last_error_at: SimTime::ZERO,
             notified: BTreeMap::new(),
             forwarded: VecDeque::new(),
             counter: 0,
+            flows: BTreeMap::new(),
+            default_flow: BTreeMap::new(),
+            flow_counter: 0,
+            flow_seq: 0,
+            next_scan: None,
+            spaced: VecDeque::new(),
         }
+    }
+
+    /// ns-2 `send_buf_timer` (BUFFER_CHECK + BUFFER_CHECK * U[0, 1]).
+    pub(super) fn scan_period(&mut self) -> Dur {
+        dur(self.cfg.send_buffer_check_s * (1.0 + self.rng.unit()))
+    }
+
+    pub(super) fn scanning(&self) -> bool {
+        self.cfg.send_buffer_check_s > 0.0
     }
 
     #[allow(dead_code)]
@@ -155,6 +199,9 @@ impl Dsr {
     pub(super) fn learn_path(&mut self, now: SimTime, path: &[NodeId]) {
         let Some(i) = path.iter().position(|&n| n == self.me) else { return };
         self.cache.add(now, &path[i..]);
+        if !self.cfg.reverse_learning {
+            return; // ns-2 pre_noticeRouteUsed: the subpath from us on
+        }
         let back: Vec<NodeId> = path[..=i].iter().rev().copied().collect();
         self.cache.add(now, &back);
     }
@@ -167,6 +214,9 @@ impl Dsr {
         let mut fwd = vec![self.me];
         fwd.extend_from_slice(&path[k..]);
         self.cache.add(now, &fwd);
+        if !self.cfg.reverse_learning {
+            return; // ns-2 pre_noticeRouteUsed: us, the transmitter, and on
+        }
         let mut back = vec![self.me];
         back.extend(path[..=k].iter().rev());
         self.cache.add(now, &back);
@@ -177,24 +227,52 @@ impl Dsr {
         p.sr = None;
         p.extra_header = 0;
         if let Some(path) = self.cache.find(now, p.dst) {
-            // Older packets to the same destination go first.
+            // Older packets to the same destination go first (with the
+            // send-buffer scan they wait for it, as in ns-2's
+            // handlePktWithoutSR, and this one may overtake them).
             self.flush(now, out);
-            p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0, ack_request: false }));
-            return self.transmit(now, p, out);
+            p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0, ack_request: false, flow: None }));
+            return self.send_own(now, p, out);
         }
+        self.buffer(now, p, out);
+    }
+
+    /// Keep a packet until a route to its destination is known, and ask for one.
+    pub(super) fn buffer(&mut self, now: SimTime, p: Packet, out: &mut Vec<RouteAction>) {
         if self.send_buf.len() >= self.cfg.send_buffer_packets {
             // ns-2 drops the oldest packet of a full send buffer.
             let (_, old) = self.send_buf.pop_front().unwrap();
             out.push(RouteAction::Drop { packet: old, reason: DropReason::Qfull });
         }
         let dst = p.dst;
+        let own = p.src == self.me;
         self.send_buf.push_back((now, p));
+        if self.scanning() {
+            // ns-2 getRouteForPacket(p, retry = false), then the packet waits.
+            if !self.discoveries.contains_key(&dst) {
+                out.push(RouteAction::Note(RouteNote::DiscoveryStarted { dst }));
+                self.discoveries.insert(dst, Discovery { rexmt: 0, next: SimTime::MAX, period: Dur::ZERO });
+            }
+            if !self.ns2_get_route(now, dst, own, out) {
+                let p = self.send_buf.pop_back().unwrap().1;
+                out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
+            }
+            return;
+        }
         self.start_discovery(now, dst, out);
+    }
+
+    /// Our own packet with its route set leaves: on a flow if flow state is on.
+    pub(super) fn send_own(&mut self, now: SimTime, mut p: Packet, out: &mut Vec<RouteAction>) {
+        if self.cfg.flow_state && p.src == self.me {
+            self.stamp_flow(now, &mut p);
+        }
+        self.transmit(now, p, out)
     }
 
     /// Send every buffered packet that now has a route, oldest first.
     pub(super) fn flush(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
-        if self.send_buf.is_empty() {
+        if self.send_buf.is_empty() || self.scanning() {
             return;
         }
         let mut routes: BTreeMap<NodeId, Option<Vec<NodeId>>> = BTreeMap::new();
@@ -206,8 +284,8 @@ impl Dsr {
                     if self.discoveries.remove(&p.dst).is_some() {
                         out.push(RouteAction::Note(RouteNote::DiscoveryDone { dst: p.dst }));
                     }
-                    p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0, ack_request: false }));
-                    self.transmit(now, p, out);
+                    p.sr = Some(Box::new(SourceRoute { addrs: path, at: 0, salvage: 0, ack_request: false, flow: None }));
+                    self.send_own(now, p, out);
                 }
                 None => keep.push_back((t, p)),
             }
@@ -230,6 +308,11 @@ impl Dsr {
             _ => Some(false),
         };
         msg::set_header(&mut p, entry == Some(false));
+        if self.cfg.double_ip_header && !p.is_routing() {
+            // ns-2 dsragent.cc recv: "add on IP header size" to every
+            // packet DSR originates a source route for.
+            p.extra_header += crate::wire::IP_HEADER;
+        }
         if let Some(passive) = entry {
             // The wait starts when the MAC is done with the frame (`sent`).
             self.maint.push(MaintEntry {
@@ -258,6 +341,14 @@ impl Dsr {
         if i + 1 >= sr.addrs.len() {
             return out.push(RouteAction::Drop { packet: p, reason: DropReason::Nrte });
         }
+        // ns-2 handleFlowForwarding: a packet without its route goes where
+        // our flow table says; an unknown flow is salvaged (sendUnknownFlow).
+        let flow_only = sr.flow.is_some_and(|f| !f.establish);
+        if self.cfg.flow_state && !self.forward_flow(now, &mut p, i) {
+            self.unknown_flow(now, &p, i, out);
+            p.sr.as_mut().unwrap().flow = None;
+            return self.salvage(now, p, out);
+        }
         // §8.3.3: a copy retransmitted with an Acknowledgement Request
         // because the passive ACK went unheard is acknowledged (in `heard`)
         // but not forwarded a second time: our first copy is on its way, and
@@ -271,17 +362,25 @@ impl Dsr {
         }
         let sr = p.sr.as_ref().unwrap();
         let addrs = sr.addrs.clone();
-        // §8.1.4: a forwarding node may cache the route it carries.
-        self.learn_path(now, &addrs);
+        // §8.1.4: a forwarding node may cache the route it carries (one
+        // that is on the wire: ns-2 handleForwarding).
+        if !flow_only {
+            self.learn_path(now, &addrs);
+        }
         self.transmit(now, p, out);
         self.flush(now, out);
     }
 
     fn min_time(&self) -> Option<SimTime> {
-        let buf = self.send_buf.front().map(|(t, _)| *t + dur(self.cfg.send_buffer_s));
-        let disc = self.discoveries.values().map(|d| d.next).min();
         let jit = self.jitter.iter().map(|j| j.0).min();
         let maint = self.maint.iter().map(|m| m.deadline).min();
+        if self.scanning() {
+            // The scan does the send buffer's and the discoveries' work.
+            let spaced = self.spaced.front().map(|s| s.0);
+            return [self.next_scan, spaced, jit, maint].into_iter().flatten().min();
+        }
+        let buf = self.send_buf.front().map(|(t, _)| *t + dur(self.cfg.send_buffer_s));
+        let disc = self.discoveries.values().map(|d| d.next).min();
         [buf, disc, jit, maint].into_iter().flatten().min()
     }
 }
@@ -302,8 +401,9 @@ impl Protocol for Dsr {
         match m.clone() {
             DsrMsg::Request(r) => self.on_request(now, from, packet, r, out),
             DsrMsg::Reply { reply, route } => self.on_reply(now, packet, reply, route, out),
-            DsrMsg::Error { error, route } => self.on_error(packet, error, route, out),
+            DsrMsg::Error { error, route } => self.on_error(now, packet, error, route, out),
             DsrMsg::Ack(a) => self.on_ack(now, from, a),
+            DsrMsg::FlowError { error, route } => self.on_flow_error(packet, error, route, out),
         }
         self.flush(now, out);
     }
@@ -392,8 +492,19 @@ impl Protocol for Dsr {
                 i += 1;
             }
         }
+        if self.scanning() {
+            while self.spaced.front().is_some_and(|s| s.0 <= now) {
+                let (_, p) = self.spaced.pop_front().unwrap();
+                self.transmit(now, p, out);
+            }
+            if self.next_scan.is_some_and(|t| t <= now) {
+                self.scan_send_buffer(now, out);
+                let next = now + self.scan_period();
+                self.next_scan = Some(next);
+            }
+        }
         // §4.2: SendBufferTimeout.
-        while self.send_buf.front().is_some_and(|(t, _)| *t + dur(self.cfg.send_buffer_s) <= now) {
+        while !self.scanning() && self.send_buf.front().is_some_and(|(t, _)| *t + dur(self.cfg.send_buffer_s) <= now) {
             let (_, p) = self.send_buf.pop_front().unwrap();
             out.push(RouteAction::Drop { packet: p, reason: DropReason::Tout });
         }

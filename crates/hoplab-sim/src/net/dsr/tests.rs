@@ -76,7 +76,7 @@ fn ns2_cfg() -> DsrConfig {
 #[test]
 fn message_and_source_route_sizes_are_byte_exact() {
     // A 4-hop route: 3 intermediate addresses -> 4 + 4 + 4*3.
-    let sr = SourceRoute { addrs: vec![0, 1, 2, 3, 4], at: 0, salvage: 0, ack_request: false };
+    let sr = SourceRoute { addrs: vec![0, 1, 2, 3, 4], at: 0, salvage: 0, ack_request: false, flow: None };
     assert_eq!(sr.wire_size(), 8 + 4 * 3);
     let rreq = DsrMsg::Request(RouteRequest { id: 1, target: 9, addrs: vec![1, 2], error: None });
     assert_eq!(rreq.size(), 4 + 8 + 4 * 2);
@@ -85,7 +85,7 @@ fn message_and_source_route_sizes_are_byte_exact() {
     let rreq_e = DsrMsg::Request(RouteRequest { id: 1, target: 9, addrs: vec![], error: Some(err) });
     assert_eq!(rreq_e.size(), 4 + 8 + 16);
     // Reply listing 3 hops, returned over 2 hops (1 intermediate address).
-    let back = SourceRoute { addrs: vec![3, 1, 0], at: 0, salvage: 0, ack_request: false };
+    let back = SourceRoute { addrs: vec![3, 1, 0], at: 0, salvage: 0, ack_request: false, flow: None };
     let rrep = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: back.clone() };
     assert_eq!(rrep.size(), 4 + (3 + 12) + (4 + 4));
     let rerr = DsrMsg::Error { error: err, route: back };
@@ -184,7 +184,7 @@ fn salvage_increments_count_and_drops_at_the_limit() {
     let mut d = node(2, &cfg);
     d.cache.add(SimTime::ZERO, &[2, 4, 5]);
     let mut p = data(1, 0, 5);
-    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3, 5], at: 2, salvage: 3, ack_request: false }));
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3, 5], at: 2, salvage: 3, ack_request: false, flow: None }));
     let mut out = vec![];
     d.link_failed(ms(1), 3, p.clone(), &mut out);
     let s = sends(&out);
@@ -429,7 +429,7 @@ fn route_error_rides_on_the_next_request() {
     let mut d = node(0, &cfg);
     d.cache.add(SimTime::ZERO, &[0, 1, 2, 3]);
     let error = RouteError { source: 2, dest: 0, unreachable: 3, salvage: 0 };
-    let route = SourceRoute { addrs: vec![2, 1, 0], at: 1, salvage: 0, ack_request: false };
+    let route = SourceRoute { addrs: vec![2, 1, 0], at: 1, salvage: 0, ack_request: false, flow: None };
     let p = Packet::new(50, 2, 0, Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route })), SimTime::ZERO);
     let mut out = vec![];
     d.receive(SimTime::ZERO, 1, p, &mut out);
@@ -544,7 +544,7 @@ fn a_mac_give_up_starts_the_wait_for_that_packet() {
 fn a_retransmitted_copy_is_acknowledged_but_not_forwarded_twice() {
     let mut d = node(1, &uu_cfg());
     let mut p = data(7, 0, 3);
-    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false }));
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false, flow: None }));
     msg::set_header(&mut p, false);
     let mut out = vec![];
     d.heard(SimTime::ZERO, 0, &p, &mut out);
@@ -565,7 +565,7 @@ fn a_retransmitted_copy_is_acknowledged_but_not_forwarded_twice() {
     assert!(out.iter().any(|a| matches!(a, RouteAction::Drop { reason: DropReason::Dup, packet } if packet.uid == 7)));
     // A first copy that arrives with a request (the first one was lost) is forwarded.
     let mut q = data(8, 0, 3);
-    q.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false }));
+    q.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false, flow: None }));
     msg::set_header(&mut q, true);
     out.clear();
     d.route(secs(0.3), q, &mut out);
@@ -662,11 +662,254 @@ fn ns2_request_cycles_back_off_by_four_until_a_reply() {
     assert!(sends(&out).is_empty(), "no request before 2 s: {out:?}");
     assert_eq!(d.poll_timeout(), Some(secs(2.0)));
     // A Route Reply for the target resets it: the next cycle starts at once.
-    let reply = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false } };
+    let reply = DsrMsg::Reply { reply: RouteReply { addrs: vec![1, 2, 3] }, route: SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false, flow: None } };
     let p = Packet::new(60, 1, 0, Body::Routing(RoutingMsg::Dsr(reply)), secs(1.0));
     d.receive(secs(1.0), 1, p, &mut out);
     d.cache.remove_link(0, 1);
     out.clear();
     d.route(secs(1.1), data(3, 0, 3), &mut out);
     assert!(sends(&out).iter().any(|(nh, p)| *nh == BROADCAST && p.ttl == 1), "{out:?}");
+}
+
+fn flow_of(p: &Packet) -> Option<crate::wire::dsr::FlowTag> {
+    p.sr.as_ref().and_then(|sr| sr.flow)
+}
+
+/// Data packets node `from` sent, in order.
+fn data_sent(n: &TestNet, from: NodeId) -> Vec<&(SimTime, NodeId, NodeId, Packet)> {
+    n.sent.iter().filter(|s| s.1 == from && !s.3.is_routing()).collect()
+}
+
+#[test]
+fn flow_state_sends_the_route_on_three_packets_then_none() {
+    // ns-2 dsragent.cc sendOutPacketWithRoute: count 1..=3 carry the route
+    // (END_TO_END_COUNT 2), later packets of the default flow nothing.
+    let cfg = DsrConfig { flow_state: true, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(5), &cfg);
+    for k in 0..6 {
+        n.send_data(0, 4);
+        n.run_until(ms(100 + 100 * k));
+    }
+    assert_eq!(n.delivered_uids(4).len(), 6);
+    let sent = data_sent(&n, 0);
+    assert_eq!(sent.len(), 6);
+    for (k, s) in sent.iter().enumerate() {
+        let f = flow_of(&s.3).expect("on a flow");
+        assert_eq!(f.id, 1, "the first flow id is odd: a default flow");
+        assert_eq!(f.establish, k < 3, "packet {k}");
+        // Route of 5 nodes: 4 + 4 per hop, + Flow Timeout 4 + Flow Id 4 (hdr_sr.h size()).
+        assert_eq!(s.3.extra_header, if k < 3 { 4 * 5 + 8 } else { 0 }, "packet {k}");
+    }
+    // Forwarders send the route-less packets on, from their flow tables.
+    let fwd = data_sent(&n, 2);
+    assert_eq!(fwd.len(), 6);
+    assert!(fwd[5].3.sr.as_ref().is_some_and(|sr| sr.next_hop() == Some(3)));
+    // Re-advertised after MIN_ADV_INTERVAL (5 s).
+    n.now = SimTime::from_secs_f64(6.0);
+    n.send_data(0, 4);
+    n.run_until(SimTime::from_secs_f64(6.1));
+    assert!(flow_of(&data_sent(&n, 0)[6].3).unwrap().establish);
+}
+
+#[test]
+fn a_route_error_ends_the_flow_and_the_next_route_is_a_new_flow() {
+    let cfg = DsrConfig { flow_state: true, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(4), &cfg);
+    for k in 0..4 {
+        n.send_data(0, 3);
+        n.run_until(ms(100 + 100 * k));
+    }
+    assert!(!flow_of(&data_sent(&n, 0)[3].3).unwrap().establish);
+    // The link 2-3 breaks under a route-less packet: node 2 rebuilds its
+    // route from its flow table (xmitFlowFailed) and tells node 0.
+    n.set_link(2, 3, false);
+    n.send_data(0, 3);
+    n.run_until(ms(600));
+    assert!(sent_kind(&n, Some(2), "dsr.rerr") >= 1);
+    n.set_link(2, 3, true);
+    n.now = SimTime::from_secs_f64(5.0);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(6.0));
+    let last = data_sent(&n, 0).last().copied().unwrap();
+    let f = flow_of(&last.3).unwrap();
+    assert_eq!((f.id, f.establish), (3, true), "a new default flow, established");
+    assert_eq!(n.delivered_uids(3).len(), 5);
+}
+
+#[test]
+fn a_route_reply_releases_buffered_packets_one_per_arp_timeout() {
+    // ns-2 acceptRouteReply: `delay += arp_timeout` per packet sent.
+    let cfg = DsrConfig { send_buffer_check_s: 0.03, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(3), &cfg);
+    for _ in 0..3 {
+        n.send_data(0, 2);
+    }
+    // One non-propagating request at once (ns-2 getRouteForPacket); the
+    // propagating one waits for a scan more than 30 ms later.
+    let reqs: Vec<u8> = n.sent.iter().filter(|s| s.1 == 0 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq")).map(|s| s.3.ttl).collect();
+    assert_eq!(reqs, vec![1]);
+    n.run_until(SimTime::from_secs_f64(0.5));
+    let reqs: Vec<(SimTime, u8)> = n.sent.iter().filter(|s| s.1 == 0 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq")).map(|s| (s.0, s.3.ttl)).collect();
+    assert_eq!(reqs.len(), 2);
+    assert!(reqs[1].1 > 1 && reqs[1].0 > ms(30) && reqs[1].0 <= ms(120), "{reqs:?}");
+    let sent: Vec<SimTime> = data_sent(&n, 0).iter().map(|s| s.0).collect();
+    assert_eq!(sent.len(), 3);
+    assert_eq!(sent[1].0 - sent[0].0, Dur::from_millis(30).0);
+    assert_eq!(sent[2].0 - sent[1].0, Dur::from_millis(30).0);
+    assert_eq!(n.delivered_uids(2).len(), 3);
+}
+
+#[test]
+fn with_the_scan_a_route_learned_otherwise_waits_for_the_next_scan() {
+    // ns-2: only acceptRouteReply and sendBufferCheck take packets out of
+    // the send buffer; a route overheard meanwhile is used at the next scan.
+    let cfg = DsrConfig { send_buffer_check_s: 0.03, ..ns2_cfg() };
+    let mut d = node(0, &cfg);
+    let mut out = vec![];
+    d.route(SimTime::ZERO, data(1, 0, 2), &mut out);
+    assert_eq!(d.buffered(), 1);
+    // Overhear 1 forwarding a packet of 2's along 2-1-0... to 5: learn 0-1-2.
+    let mut p = data(9, 2, 5);
+    p.sr = Some(Box::new(SourceRoute { addrs: vec![2, 1, 5], at: 1, salvage: 0, ack_request: false, flow: None }));
+    let mut out = vec![];
+    d.overhear(ms(1), 1, 5, &p, &mut out);
+    assert!(d.cache().find(ms(1), 2).is_some());
+    assert!(sends(&out).is_empty());
+    assert_eq!(d.buffered(), 1);
+    let t = d.poll_timeout().unwrap();
+    assert!(t >= ms(30) && t <= ms(60));
+    let mut out = vec![];
+    d.handle_timeout(t, &mut out);
+    assert_eq!(d.buffered(), 0);
+    assert_eq!(sends(&out).iter().filter(|s| !s.1.is_routing()).count(), 1);
+}
+
+#[test]
+fn a_forwarder_salvages_by_a_non_propagating_request() {
+    // ns-2 NEW_SALVAGE_LOGIC: no cached route, so node 2 buffers the packet
+    // and asks its neighbours (TTL 1); node 3 answers, the packet goes on.
+    let cfg = DsrConfig::preset("cmu").unwrap();
+    let mut n = net(TestNet::chain_links(4), &cfg);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(1.0));
+    assert_eq!(n.delivered_uids(3).len(), 1);
+    n.set_link(2, 3, false);
+    let t0 = n.now;
+    n.send_data(0, 3);
+    // Node 2 forwards at t0 + 2 ms; its MAC gives up 7 ms later. The link
+    // was fine (a false failure): up again before that.
+    n.run_until(t0 + Dur::from_micros(2500));
+    n.set_link(2, 3, true);
+    n.run_until(t0 + Dur::from_millis(500));
+    assert_eq!(n.delivered_uids(3).len(), 2, "salvaged, not dropped");
+    let reqs: Vec<u8> = n.sent.iter().filter(|s| s.3.src == 2 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq")).map(|s| s.3.ttl).collect();
+    assert_eq!(reqs, vec![1], "one non-propagating request only");
+    assert!(n.drops.iter().all(|d| d.1 != 2));
+}
+
+#[test]
+fn a_salvaged_packet_is_dropped_when_its_request_cycle_failed() {
+    // dsr_salvage_max_requests 1: the next BackOffTest (2 s later) drops it.
+    let cfg = DsrConfig::preset("cmu").unwrap();
+    let mut n = net(TestNet::chain_links(4), &cfg);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs_f64(1.0));
+    n.set_link(2, 3, false);
+    let t0 = n.now;
+    n.send_data(0, 3);
+    n.run_until(t0 + Dur::from_millis(1900));
+    assert!(n.drops.iter().all(|d| d.1 != 2));
+    n.run_until(t0 + Dur::from_millis(2200));
+    assert!(n.drops.iter().any(|d| d.1 == 2 && d.2 == DropReason::Nrte));
+    let reqs = n.sent.iter().filter(|s| s.3.src == 2 && dsr_msg(&s.3).is_some_and(|m| m.kind() == "dsr.rreq")).count();
+    assert_eq!(reqs, 1);
+}
+
+#[test]
+fn ns2_learning_caches_only_the_route_ahead() {
+    // routecache.cc pre_noticeRouteUsed: a forwarder caches the route from
+    // itself on; the way back is learned only by the node answering a request.
+    for reverse in [true, false] {
+        let cfg = DsrConfig { reverse_learning: reverse, ..ns2_cfg() };
+        let mut d = node(1, &cfg);
+        let mut p = data(1, 0, 3);
+        p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 0, salvage: 0, ack_request: false, flow: None }));
+        let mut out = vec![];
+        d.route(SimTime::ZERO, p, &mut out);
+        assert_eq!(d.cache().find(SimTime::ZERO, 3), Some(vec![1, 2, 3]));
+        assert_eq!(d.cache().find(SimTime::ZERO, 0).is_some(), reverse);
+        // A request from 5 via 4, passed on: the way back to 5 only with `reverse`.
+        let r = RouteRequest { id: 1, target: 9, addrs: vec![4], error: None };
+        let mut q = Packet::new(50, 5, BROADCAST, Body::Routing(RoutingMsg::Dsr(DsrMsg::Request(r))), SimTime::ZERO);
+        q.ttl = 10;
+        let mut out = vec![];
+        d.receive(SimTime::ZERO, 4, q, &mut out);
+        assert_eq!(d.cache().find(SimTime::ZERO, 5).is_some(), reverse);
+    }
+}
+
+#[test]
+fn with_an_error_hold_every_request_carries_the_error_until_a_propagating_one() {
+    // ns-2 sendOutRtReq: the non-propagating request carries it and keeps
+    // it; the propagating one 30+ ms later carries it and uses it up.
+    let cfg = DsrConfig { error_hold_s: 1.0, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(3), &cfg);
+    n.send_data(0, 2);
+    n.run_until(ms(200));
+    let error = RouteError { source: 1, dest: 0, unreachable: 2, salvage: 0 };
+    let route = SourceRoute { addrs: vec![1, 0], at: 0, salvage: 0, ack_request: false, flow: None };
+    let p = Packet::new(500, 1, 0, Body::Routing(RoutingMsg::Dsr(DsrMsg::Error { error, route })), n.now);
+    let mut out = vec![];
+    dsr(&mut n, 0).receive(ms(200), 1, p, &mut out);
+    n.set_link(1, 2, false);
+    n.send_data(0, 2);
+    n.run_until(SimTime::from_secs_f64(3.0));
+    let reqs: Vec<(u8, bool)> = n.sent.iter().filter(|s| s.1 == 0).filter_map(|s| match dsr_msg(&s.3) {
+        Some(DsrMsg::Request(r)) if s.0 >= ms(200) => Some((s.3.ttl, r.error.is_some())),
+        _ => None,
+    }).collect();
+    assert_eq!(&reqs[..2], &[(1, true), (255, true)]);
+    assert!(reqs[2..].iter().all(|r| !r.1), "{reqs:?}");
+}
+
+#[test]
+fn cmu_data_headers_match_ns2_sizes() {
+    // ns-2 6-hop chain trace: TCP data 1556 B while the flow is being
+    // established (1500 + IP_HDR_LEN 20 + route 28 + Flow Timeout 4 + Flow
+    // Id 4), then 1520 B. Here a 3-node route: 20 + 12 + 8, then 20.
+    let cfg = DsrConfig::preset("cmu").unwrap();
+    let mut n = net(TestNet::chain_links(3), &cfg);
+    for k in 0..4 {
+        n.send_data(0, 2);
+        n.run_until(ms(300 + 300 * k));
+    }
+    let sizes: Vec<u32> = data_sent(&n, 0).iter().map(|s| s.3.extra_header).collect();
+    assert_eq!(sizes, vec![40, 40, 40, 20]);
+    assert_eq!(n.delivered_uids(2).len(), 4);
+}
+
+#[test]
+fn a_forwarder_that_does_not_know_the_flow_salvages_and_tells_the_source() {
+    // dsragent.cc sendUnknownFlow / processUnknownFlowError.
+    let cfg = DsrConfig { flow_state: true, ..ns2_cfg() };
+    let mut n = net(TestNet::chain_links(4), &cfg);
+    for k in 0..4 {
+        n.send_data(0, 3);
+        n.run_until(ms(100 + 100 * k));
+    }
+    assert!(!flow_of(&data_sent(&n, 0)[3].3).unwrap().establish);
+    dsr(&mut n, 2).flows.clear();
+    dsr(&mut n, 2).default_flow.clear();
+    n.send_data(0, 3);
+    n.run_until(ms(600));
+    assert_eq!(n.delivered_uids(3).len(), 5, "salvaged on node 2's cached route");
+    assert_eq!(sent_kind(&n, Some(2), "dsr.ferr"), 1);
+    // The source sends the route again on its next three packets.
+    for k in 0..4 {
+        n.send_data(0, 3);
+        n.run_until(ms(700 + 100 * k));
+    }
+    let est: Vec<bool> = data_sent(&n, 0)[5..].iter().map(|s| flow_of(&s.3).unwrap().establish).collect();
+    assert_eq!(est, vec![true, true, true, false]);
+    assert_eq!(n.delivered_uids(3).len(), 9);
 }

@@ -53,7 +53,7 @@ pub const PROFILE: &[Entry] = &[
     // --- link ---
     ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address"),
     // --- routing ---
-    ns2_if("routing.preset", "\"ns2\"", ("routing.protocol", "dsr"), "dsr/dsragent.cc (CMU DSR)"),
+    ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "dsr"), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---
     ns2("tcp.mss_bytes", "1000", "ns-default.tcl: Agent/TCP set packetSize_ 1000 (payload; +40 B TCP/IP, tcp.cc)"),
     // tcp.cc set_initial_window: with syn_ and delay_growth_ (both true) a
@@ -108,8 +108,8 @@ mod tests {
         assert_eq!(t["tcp"]["mss_bytes"].as_integer(), Some(1460), "the scenario's own value stays");
         assert_eq!(t["tcp"]["initial_cwnd"].as_integer(), Some(2));
         assert_eq!(t["tcp"]["syn"].as_bool(), Some(true));
-        assert_eq!(t["tcp"]["rto_estimator"].as_str(), Some("ns2"));
-        assert_eq!(t["routing"]["preset"].as_str(), Some("ns2"));
+        assert_eq!(t["tcp"]["rto_estimator"].as_str(), Some("cmu"));
+        assert_eq!(t["routing"]["preset"].as_str(), Some("cmu"));
         let mut plain: toml::Value = toml::from_str("[tcp]\nmss_bytes = 1460\n").unwrap();
         let before = plain.clone();
         assert_eq!(apply(&mut plain), Compat::Standard);

@@ -230,6 +230,12 @@ pub const FIELDS: &[Field] = &[
     n("routing.dsr.try_passive_acks", "integer", "attempts", SMALL_COUNT, "RFC 4728 §9 TryPassiveAcks", "tries waiting for a passive ACK"),
     n("routing.dsr.passive_ack_timeout_s", "float", S, TIMER, "RFC 4728 §9 PassiveAckTimeout", "wait for a passive ACK"),
     n("routing.dsr.ack_timeout_s", "float", S, TIMER, "our choice (RFC 4728 §8.3.3 leaves it adaptive)", "wait for a network-layer ACK"),
+    o("routing.dsr.flow_state", "bool", "ns-2 dsragent.cc dsragent_enable_flowstate", "CMU DSR flow state: routes only on a flow's first packets"),
+    o("routing.dsr.salvage_discovery", "bool", "ns-2 dsragent.cc NEW_SALVAGE_LOGIC", "forwarders buffer unsalvageable packets and ask for a route (needs send_buffer_check_s)"),
+    n("routing.dsr.error_hold_s", "float", S, JITTER, "ns-2 dsragent.cc max_err_hold (1 s)", "Route Error piggybacked on every request this long; 0: on the next request only"),
+    o("routing.dsr.double_ip_header", "bool", "ns-2 dsragent.cc recv (IP_HDR_LEN)", "data packets carry a second 20-byte IP header"),
+    o("routing.dsr.reverse_learning", "bool", "RFC 4728 §8.1.4; ns-2 routecache.cc pre_noticeRouteUsed: false", "also cache the reverse of routes heard, and the way back to every request's initiator"),
+    n("routing.dsr.send_buffer_check_s", "float", S, JITTER, "ns-2 dsragent.h BUFFER_CHECK", "send-buffer scan period (0: packets leave at once)"),
     // olsr
     n("routing.olsr.hello_interval_s", "float", S, OLSR_VTIME, "RFC 3626 §18.2 HELLO_INTERVAL", "HELLO period"),
     n("routing.olsr.refresh_interval_s", "float", S, OLSR_VTIME, "RFC 3626 §18.2 REFRESH_INTERVAL", "neighbour refresh (>= hello_interval_s)"),
