@@ -108,7 +108,7 @@ mod tests {
         assert_eq!(t["tcp"]["mss_bytes"].as_integer(), Some(1460), "the scenario's own value stays");
         assert_eq!(t["tcp"]["initial_cwnd"].as_integer(), Some(2));
         assert_eq!(t["tcp"]["syn"].as_bool(), Some(true));
-        assert_eq!(t["tcp"]["rto_estimator"].as_str(), Some("cmu"));
+        assert_eq!(t["tcp"]["rto_estimator"].as_str(), Some("ns2"));
         assert_eq!(t["routing"]["preset"].as_str(), Some("cmu"));
         let mut plain: toml::Value = toml::from_str("[tcp]\nmss_bytes = 1460\n").unwrap();
         let before = plain.clone();
