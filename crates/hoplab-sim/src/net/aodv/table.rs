@@ -34,7 +34,16 @@ pub struct Route {
     /// Carried data since it last became valid: the node is "part of an
     /// active route" (§6.9).
     pub used: bool,
+    /// The hop count when the route last went from usable to invalid;
+    /// `NEVER_DOWN` until then (ns-2 aodv_rtable.cc `rt_last_hop_count`,
+    /// initialised to INFINITY2 and set by `rt_down`). Read only by the
+    /// ns2 discovery rule.
+    pub last_hops: u8,
 }
+
+/// ns-2's INFINITY2 (aodv_rtable.h): the last hop count of a route that
+/// never went down.
+pub const NEVER_DOWN: u8 = 0xff;
 
 #[derive(Debug, Default)]
 pub struct Table {
@@ -84,6 +93,7 @@ impl Table {
                         precursors: BTreeSet::new(),
                         lifetime,
                         used: false,
+                        last_hops: NEVER_DOWN,
                     },
                 );
                 true
@@ -126,6 +136,7 @@ impl Table {
             precursors: BTreeSet::new(),
             lifetime,
             used: false,
+            last_hops: NEVER_DOWN,
         });
         if r.state != State::Valid {
             r.used = false;
@@ -144,6 +155,9 @@ impl Table {
         if let Some(r) = self.routes.get_mut(&dst) {
             if bump_seqno && r.valid_seqno {
                 r.seqno = r.seqno.wrapping_add(1);
+            }
+            if r.state != State::Invalid {
+                r.last_hops = r.hops;
             }
             r.state = State::Invalid;
             r.lifetime = delete_at;

@@ -193,6 +193,11 @@ pub const FIELDS: &[Field] = &[
     n("routing.aodv.buffer_packets", "integer", "packets", BUFFER, "ns-2 AODV_RTQ_MAX_LEN", "packets waiting for routes"),
     n("routing.aodv.buffer_timeout_s", "float", S, TIMER, "ns-2 AODV_RTQ_TIMEOUT", "longest wait for a route"),
     n("routing.aodv.broadcast_jitter_s", "float", S, JITTER, "ns-2, AODV-UU (10 ms)", "broadcast jitter"),
+    o("routing.aodv.jitter_originated", "bool", "ns-2 aodv.cc sendRequest, handle_link_failure: no", "jitter originated RREQs and link-failure RERRs too"),
+    o("routing.aodv.discovery", "\"rfc3561\" | \"ns2\"", "RFC 3561 §6.3-6.4; ns-2 aodv.cc sendRequest", "route discovery pacing (TTLs, waits, retries)"),
+    n("routing.aodv.max_rreq_timeout_s", "float", S, TIMER, "ns-2 aodv.h MAX_RREQ_TIMEOUT", "ns2 discovery: longest RREQ wait and hold-off after the retries"),
+    n("routing.aodv.route_sweep_s", "float", S, TIMER, "ns-2 aodv.cc RouteCacheTimer (0.5 s)", "ns2 discovery: period of the sweep that re-sends RREQs"),
+    o("routing.aodv.link_failure", "\"rfc3561\" | \"ns2\"", "RFC 3561 §6.11-6.12; ns-2 aodv.cc rt_ll_failed", "reaction to a unicast the MAC gave up on"),
     // dsr
     o("routing.dsr.promiscuous", "bool", "RFC 4728 §3.4; ns-2 CMU DSR", "pass overheard frames to DSR"),
     o("routing.dsr.snoop_routes", "bool", "RFC 4728 §3.4.1", "cache overheard routes (needs promiscuous)"),
