@@ -70,7 +70,10 @@ pub enum LinkFailureRule {
     /// otherwise it is dropped with every queued packet for the neighbour
     /// (the node's own included), every route through the neighbour goes
     /// down and one RERR is broadcast at once. A received RERR also drops
-    /// the queued packets for its sender (`recvError`).
+    /// the queued packets for its sender (`recvError`). A route in repair
+    /// keeps its hop count, so a reply with an equal sequence number
+    /// replaces it only when shorter (`recvReply`): a neighbour whose own
+    /// route runs through the repairing node cannot loop it back.
     Ns2,
 }
 

@@ -128,7 +128,7 @@ impl Aodv {
             rng,
             seqno: 0,
             rreq_id: 0,
-            table: Table::default(),
+            table: Table { repair_keeps_hops: cfg.link_failure == LinkFailureRule::Ns2, ..Table::default() },
             seen: BTreeSet::new(),
             seen_expiry: VecDeque::new(),
             discoveries: BTreeMap::new(),

@@ -48,6 +48,11 @@ pub const NEVER_DOWN: u8 = 0xff;
 #[derive(Debug, Default)]
 pub struct Table {
     pub routes: BTreeMap<NodeId, Route>,
+    /// A route under local repair keeps its hop count for `offer`: news
+    /// with an equal sequence number must be shorter (ns-2 aodv.cc
+    /// recvReply; only `rt_down` sets `rt_hops` to INFINITY2). Otherwise
+    /// it counts as not valid (RFC 3561 §6.7).
+    pub repair_keeps_hops: bool,
 }
 
 impl Table {
@@ -99,9 +104,13 @@ impl Table {
                 true
             }
             Some(r) => {
-                let better = !r.valid_seqno
-                    || fresher(seqno, r.seqno)
-                    || (seqno == r.seqno && (r.state != State::Valid || hops < r.hops));
+                let usable = match r.state {
+                    State::Valid => true,
+                    State::Repairing => self.repair_keeps_hops,
+                    State::Invalid => false,
+                };
+                let better =
+                    !r.valid_seqno || fresher(seqno, r.seqno) || (seqno == r.seqno && (!usable || hops < r.hops));
                 if !better {
                     return false;
                 }

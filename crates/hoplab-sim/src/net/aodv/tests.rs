@@ -942,3 +942,34 @@ fn ns2_local_repair_trigger_and_check() {
     drive(&mut a, t(21.81), &mut out);
     assert_eq!(a.table.get(4).unwrap().state, State::Invalid);
 }
+
+/// ns-2 recvReply during a local repair: the route keeps its hop count, so
+/// a neighbour answering with the same sequence number over a longer path
+/// (its own route runs back through the repairing node) is ignored; a
+/// shorter or fresher answer repairs it.
+#[test]
+fn ns2_repair_ignores_a_longer_equal_sequence_reply() {
+    let mut a = node(2, &cmu());
+    let mut out = vec![];
+    a.receive(t(0.0), 3, rrep_from(3, 4, 1, 0, t(0.0)), &mut out);
+    let mut p = data(1, 0, 4);
+    p.ttl = DEFAULT_TTL - 3;
+    a.link_failed(t(10.0), 3, p, &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.hops, r.seqno)), Some((State::Repairing, 2, 10)));
+    // Node 1 answers: 3 hops to 4 behind it, through us: 4 > 2.
+    out.clear();
+    a.receive(t(10.01), 1, rrep_from(1, 4, 3, 2, t(10.0)), &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.next_hop)), Some((State::Repairing, 3)));
+    assert_eq!(a.buffered(), 1);
+    // Under RFC 3561's rule any equal-sequence news replaces a route not valid.
+    let mut r = node(2, &AodvConfig { link_failure: LinkFailureRule::Rfc3561, ..cmu() });
+    r.receive(t(0.0), 3, rrep_from(3, 4, 1, 0, t(0.0)), &mut out);
+    r.table.get_mut(4).unwrap().state = State::Repairing;
+    r.receive(t(10.01), 1, rrep_from(1, 4, 3, 2, t(10.0)), &mut out);
+    assert_eq!(r.table.get(4).map(|r| (r.state, r.next_hop, r.hops)), Some((State::Valid, 1, 4)));
+    // A 1-hop answer (shorter) repairs ours and releases the packet.
+    out.clear();
+    a.receive(t(10.02), 5, rrep_from(5, 4, 0, 2, t(10.0)), &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.next_hop, r.hops)), Some((State::Valid, 5, 1)));
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: 5, packet } if packet.uid == 1)));
+}
