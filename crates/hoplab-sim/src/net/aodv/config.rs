@@ -239,6 +239,8 @@ impl AodvConfig {
             ttl_increment: 2,
             ttl_threshold: 7,
             rreq_retries: 3,
+            // sendError has no rate limit; 10,000 per second never binds.
+            rerr_ratelimit: 10_000,
             local_repair: true,
             jitter_originated: false,
             discovery: DiscoveryRule::Ns2,

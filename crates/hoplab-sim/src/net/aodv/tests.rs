@@ -750,6 +750,7 @@ fn cmu_preset_has_ns2_constants() {
     assert_eq!((c.max_rreq_timeout_s, c.route_sweep_s), (10.0, 0.5));
     assert_eq!(c.link_detection, LinkDetection::LinkLayer);
     assert!(c.local_repair && !c.jitter_originated);
+    assert_eq!(c.rerr_ratelimit, 10_000, "aodv.cc sendError: no limit");
     assert_eq!((c.discovery, c.link_failure), (DiscoveryRule::Ns2, LinkFailureRule::Ns2));
     // aodv_rqueue.h
     assert_eq!((c.buffer_packets, c.buffer_timeout_s), (64, 30.0));
