@@ -163,6 +163,10 @@ pub struct AodvConfig {
     pub route_sweep_s: f64,
     /// Reaction to a failed unicast: "rfc3561" or "ns2" (see `LinkFailureRule`).
     pub link_failure: LinkFailureRule,
+    /// Packets a reply releases from the buffer leave this far apart, the
+    /// first at once (ns-2 aodv.cc recvReply and rt_purge: ARP_DELAY 10 ms,
+    /// "to help ARP"); 0 sends them together.
+    pub release_spacing_s: f64,
 }
 
 impl Default for AodvConfig {
@@ -219,6 +223,7 @@ impl AodvConfig {
             max_rreq_timeout_s: 10.0,
             route_sweep_s: 0.5,
             link_failure: LinkFailureRule::Rfc3561,
+            release_spacing_s: 0.0,
         }
     }
 
@@ -247,6 +252,7 @@ impl AodvConfig {
             max_rreq_timeout_s: 10.0,
             route_sweep_s: 0.5,
             link_failure: LinkFailureRule::Ns2,
+            release_spacing_s: 0.010,
             ..AodvConfig::rfc3561()
         }
     }
@@ -343,6 +349,9 @@ impl AodvConfig {
     }
     pub(crate) fn route_sweep(&self) -> Dur {
         Dur::from_secs_f64(self.route_sweep_s)
+    }
+    pub(crate) fn release_spacing(&self) -> Dur {
+        Dur::from_secs_f64(self.release_spacing_s)
     }
     pub(crate) fn buffer_timeout(&self) -> Dur {
         Dur::from_secs_f64(self.buffer_timeout_s)

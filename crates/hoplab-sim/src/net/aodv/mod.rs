@@ -112,6 +112,8 @@ pub struct Aodv {
     /// ns2 link failure: local-repair checks (ns-2 `LocalRepairTimer`),
     /// by time and order of arming, with their destination.
     repair_checks: BTreeMap<(SimTime, u64), NodeId>,
+    /// Released packets held back by `release_spacing_s`: (next hop, packet).
+    held: BTreeMap<(SimTime, u64), (NodeId, Packet)>,
 }
 
 impl Aodv {
@@ -143,6 +145,7 @@ impl Aodv {
             // ns-2 starts the RouteCacheTimer with the agent at time 0.
             next_sweep: (cfg.discovery == DiscoveryRule::Ns2).then_some(SimTime::ZERO),
             repair_checks: BTreeMap::new(),
+            held: BTreeMap::new(),
         }
     }
 
@@ -234,12 +237,31 @@ impl Aodv {
         self.buffer.push_back((now, packet));
     }
 
-    /// Release, in FIFO order, buffered packets that now have a route.
-    fn release(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+    /// Release, in FIFO order, buffered packets that now have a route; with
+    /// `spacing`, the k-th packet for a destination k * spacing later.
+    fn release(&mut self, now: SimTime, spacing: Dur, out: &mut Vec<RouteAction>) {
         let mut keep = VecDeque::with_capacity(self.buffer.len());
+        let mut nth: BTreeMap<NodeId, u64> = BTreeMap::new();
         for (t, p) in std::mem::take(&mut self.buffer) {
             if self.table.valid(p.dst, now).is_some() {
-                self.forward(now, p, out);
+                let k = nth.entry(p.dst).or_insert(0);
+                let delay = spacing.mul(*k);
+                *k += 1;
+                if delay == Dur::ZERO {
+                    self.forward(now, p, out);
+                } else {
+                    let mut sent = vec![];
+                    self.forward(now, p, &mut sent);
+                    for a in sent {
+                        match a {
+                            RouteAction::Send { next_hop, packet } => {
+                                self.counter += 1;
+                                self.held.insert((now + delay, self.counter), (next_hop, packet));
+                            }
+                            other => out.push(other),
+                        }
+                    }
+                }
             } else {
                 keep.push_back((t, p));
             }
@@ -496,9 +518,18 @@ impl Aodv {
     /// End discoveries whose destination now has a valid route, and release
     /// the packets waiting for them.
     fn flush(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        self.flush_spaced(now, Dur::ZERO, out);
+    }
+
+    fn flush_spaced(&mut self, now: SimTime, spacing: Dur, out: &mut Vec<RouteAction>) {
         let done: Vec<NodeId> =
             self.discoveries.keys().copied().filter(|&d| self.table.valid(d, now).is_some()).collect();
         if done.is_empty() {
+            if self.cfg.discovery == DiscoveryRule::Ns2 && !self.buffer.is_empty() {
+                // ns-2 sends waiting packets whenever their route is up
+                // (recvReply, recvRequest, rt_purge), discovery or not.
+                self.release(now, spacing, out);
+            }
             return;
         }
         for dst in done {
@@ -514,7 +545,7 @@ impl Aodv {
                 }
             }
         }
-        self.release(now, out);
+        self.release(now, spacing, out);
     }
 
     // ----- Local repair (§6.12) -----
@@ -957,6 +988,7 @@ impl Protocol for Aodv {
         if let Some(n) = self.neighbors.get_mut(&from) {
             n.last_heard = now;
         }
+        let is_rrep = matches!(msg, AodvMsg::Rrep(_));
         match msg {
             AodvMsg::Rreq(m) => self.on_rreq(now, from, packet.ttl, m, out),
             AodvMsg::Rrep(m) => self.on_rrep(now, from, m, out),
@@ -964,7 +996,9 @@ impl Protocol for Aodv {
             AodvMsg::Hello(m) => self.on_hello(now, from, m),
             AodvMsg::RrepAck => {} // we detect failed RREPs by MAC feedback (§6.8), never set the A flag
         }
-        self.flush(now, out);
+        // ns-2 recvReply spaces what it releases (ARP_DELAY); recvRequest does not.
+        let spacing = if is_rrep { self.cfg.release_spacing() } else { Dur::ZERO };
+        self.flush_spaced(now, spacing, out);
     }
 
     fn heard(&mut self, now: SimTime, from: NodeId, packet: &Packet, _out: &mut Vec<RouteAction>) {
@@ -1045,6 +1079,9 @@ impl Protocol for Aodv {
         if let Some((&(c, _), _)) = self.repair_checks.iter().next() {
             t = t.min(c);
         }
+        if let Some((&(h, _), _)) = self.held.iter().next() {
+            t = t.min(h);
+        }
         let loss = self.cfg.neighbor_timeout();
         for n in self.neighbors.values() {
             t = t.min(n.last_heard + loss);
@@ -1059,6 +1096,13 @@ impl Protocol for Aodv {
             }
             let p = self.jittered.remove(&(j, uid)).unwrap();
             self.emit_broadcast(now, p, out);
+        }
+        while let Some((&(h, k), _)) = self.held.iter().next() {
+            if h > now {
+                break;
+            }
+            let (next_hop, packet) = self.held.remove(&(h, k)).unwrap();
+            out.push(RouteAction::Send { next_hop, packet });
         }
         // §6.9: a neighbour that sent a HELLO within DELETE_PERIOD and then
         // nothing for ALLOWED_HELLO_LOSS * HELLO_INTERVAL is lost.
@@ -1115,7 +1159,9 @@ impl Protocol for Aodv {
                 }
             }
         }
-        self.flush(now, out);
+        // ns-2 rt_purge spaces what it sends too (ARP_DELAY).
+        let spacing = if self.cfg.discovery == DiscoveryRule::Ns2 { self.cfg.release_spacing() } else { Dur::ZERO };
+        self.flush_spaced(now, spacing, out);
     }
 
     fn has_route(&self, now: SimTime, dst: NodeId) -> bool {

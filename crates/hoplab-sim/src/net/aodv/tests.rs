@@ -974,3 +974,44 @@ fn ns2_repair_ignores_a_longer_equal_sequence_reply() {
     assert_eq!(a.table.get(4).map(|r| (r.state, r.next_hop, r.hops)), Some((State::Valid, 5, 1)));
     assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: 5, packet } if packet.uid == 1)));
 }
+
+/// ns-2 recvReply sends the waiting packets ARP_DELAY (10 ms) apart, the
+/// first at once; a route learned from a RREQ releases them together.
+#[test]
+fn ns2_reply_releases_buffered_packets_10_ms_apart() {
+    let mut a = node(0, &cmu());
+    let mut out = vec![];
+    for uid in 1..=3 {
+        a.route(t(0.0), data(uid, 0, 4), &mut out);
+    }
+    assert_eq!(a.buffered(), 3);
+    drive(&mut a, t(0.0), &mut out);
+    out.clear();
+    a.receive(t(0.05), 1, rrep_from(1, 4, 3, 0, t(0.0)), &mut out);
+    let sends = |o: &[RouteAction]| -> Vec<u64> {
+        o.iter().filter_map(|x| match x {
+            RouteAction::Send { next_hop: 1, packet } if !packet.is_routing() => Some(packet.uid),
+            _ => None,
+        }).collect()
+    };
+    assert_eq!(sends(&out), vec![1]);
+    let mut o = vec![];
+    drive(&mut a, t(0.0599), &mut o);
+    assert_eq!(sends(&o), Vec::<u64>::new());
+    drive(&mut a, t(0.06), &mut o);
+    assert_eq!(sends(&o), vec![2]);
+    o.clear();
+    drive(&mut a, t(0.07), &mut o);
+    assert_eq!(sends(&o), vec![3]);
+    // From a RREQ of the destination itself: all at once.
+    let mut b = node(0, &cmu());
+    for uid in 1..=3 {
+        b.route(t(0.0), data(uid, 0, 4), &mut out);
+    }
+    let mut q = rreq(4, 1, 0);
+    q.hop_count = 3;
+    q.orig_seqno = 10;
+    out.clear();
+    b.receive(t(0.05), 1, ctl(1, 30, AodvMsg::Rreq(q)), &mut out);
+    assert_eq!(sends(&out), vec![1, 2, 3]);
+}
