@@ -77,6 +77,26 @@ pub enum LinkFailureRule {
     Ns2,
 }
 
+/// The lifetimes of routes learned from a RREQ or granted by a
+/// destination, and of the RREQ-ID cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lifetimes {
+    /// RFC 3561 §6.5, §6.6.1, §10: a reverse route lives at least
+    /// 2 * NET_TRAVERSAL_TIME - 2 * hops * NODE_TRAVERSAL_TIME, a
+    /// destination grants MY_ROUTE_TIMEOUT = 2 * ACTIVE_ROUTE_TIMEOUT, RREQ
+    /// IDs are kept PATH_DISCOVERY_TIME.
+    Rfc3561,
+    /// ns-2 aodv.h: REV_ROUTE_LIFE 6 s (every RREQ from the originator
+    /// extends it), MY_ROUTE_TIMEOUT 10 s, BCAST_ID_SAVE 6 s.
+    Ns2,
+}
+
+/// ns-2 aodv.h REV_ROUTE_LIFE, MY_ROUTE_TIMEOUT and BCAST_ID_SAVE.
+pub(crate) const NS2_REV_ROUTE_LIFE: Dur = Dur::from_millis(6000);
+const NS2_MY_ROUTE_TIMEOUT: Dur = Dur::from_millis(10_000);
+const NS2_BCAST_ID_SAVE: Dur = Dur::from_millis(6000);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AodvConfig {
@@ -167,6 +187,9 @@ pub struct AodvConfig {
     /// first at once (ns-2 aodv.cc recvReply and rt_purge: ARP_DELAY 10 ms,
     /// "to help ARP"); 0 sends them together.
     pub release_spacing_s: f64,
+    /// Reverse-route, granted-route and RREQ-ID lifetimes: "rfc3561" or
+    /// "ns2" (see `Lifetimes`).
+    pub lifetimes: Lifetimes,
 }
 
 impl Default for AodvConfig {
@@ -224,6 +247,7 @@ impl AodvConfig {
             route_sweep_s: 0.5,
             link_failure: LinkFailureRule::Rfc3561,
             release_spacing_s: 0.0,
+            lifetimes: Lifetimes::Rfc3561,
         }
     }
 
@@ -253,6 +277,7 @@ impl AodvConfig {
             route_sweep_s: 0.5,
             link_failure: LinkFailureRule::Ns2,
             release_spacing_s: 0.010,
+            lifetimes: Lifetimes::Ns2,
             ..AodvConfig::rfc3561()
         }
     }
@@ -310,7 +335,17 @@ impl AodvConfig {
         Dur::from_secs_f64(self.active_route_timeout_s)
     }
     pub(crate) fn my_route_timeout(&self) -> Dur {
-        self.active_route_timeout().mul(2)
+        match self.lifetimes {
+            Lifetimes::Rfc3561 => self.active_route_timeout().mul(2),
+            Lifetimes::Ns2 => NS2_MY_ROUTE_TIMEOUT,
+        }
+    }
+    /// How long a seen (originator, RREQ ID) is remembered.
+    pub(crate) fn rreq_id_hold(&self) -> Dur {
+        match self.lifetimes {
+            Lifetimes::Rfc3561 => self.path_discovery_time(),
+            Lifetimes::Ns2 => NS2_BCAST_ID_SAVE,
+        }
     }
     pub(crate) fn hello_interval(&self) -> Dur {
         Dur::from_secs_f64(self.hello_interval_s)

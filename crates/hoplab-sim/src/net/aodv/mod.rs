@@ -11,7 +11,8 @@ mod table;
 mod tests;
 
 #[cfg_attr(not(test), allow(unused_imports))]
-pub use config::{AodvConfig, DiscoveryRule, LinkDetection, LinkFailureRule};
+pub use config::{AodvConfig, DiscoveryRule, Lifetimes, LinkDetection, LinkFailureRule};
+use config::NS2_REV_ROUTE_LIFE;
 pub use msg::{fresher, AodvMsg, Rerr, Rrep, Rreq};
 #[cfg_attr(not(test), allow(unused_imports))]
 pub use table::{State, Table, NEVER_DOWN};
@@ -672,7 +673,7 @@ impl Aodv {
 
     fn remember_rreq(&mut self, now: SimTime, orig: NodeId, id: u32) {
         if self.seen.insert((orig, id)) {
-            self.seen_expiry.push_back((now + self.cfg.path_discovery_time(), (orig, id)));
+            self.seen_expiry.push_back((now + self.cfg.rreq_id_hold(), (orig, id)));
         }
     }
 
@@ -700,8 +701,16 @@ impl Aodv {
         // 2*NET_TRAVERSAL_TIME - 2*HopCount*NODE_TRAVERSAL_TIME.
         let ntt = self.cfg.net_traversal_time().mul(2);
         let back = self.cfg.node_traversal_time().mul(2 * hops as u64);
-        let minimal = now + Dur(ntt.0.saturating_sub(back.0));
+        let minimal = match self.cfg.lifetimes {
+            Lifetimes::Rfc3561 => now + Dur(ntt.0.saturating_sub(back.0)),
+            // ns-2 recvRequest: REV_ROUTE_LIFE, given whether or not the
+            // RREQ changes the route.
+            Lifetimes::Ns2 => now + NS2_REV_ROUTE_LIFE,
+        };
         let changed = self.table.offer(m.orig, m.orig_seqno, hops, from, minimal, true);
+        if !changed && self.cfg.lifetimes == Lifetimes::Ns2 {
+            self.table.extend(m.orig, now, minimal, false);
+        }
         if changed && self.cfg.discovery == DiscoveryRule::Ns2 && self.req.get(&m.orig).is_some_and(|s| s.timeout > SimTime::ZERO) {
             // ns-2 recvRequest: a RREQ from a destination we were asking
             // for answers us too; reset the request state and keep the

@@ -1015,3 +1015,29 @@ fn ns2_reply_releases_buffered_packets_10_ms_apart() {
     b.receive(t(0.05), 1, ctl(1, 30, AodvMsg::Rreq(q)), &mut out);
     assert_eq!(sends(&out), vec![1, 2, 3]);
 }
+
+/// ns-2 aodv.h lifetimes: a destination grants MY_ROUTE_TIMEOUT 10 s, RREQ
+/// IDs are kept BCAST_ID_SAVE 6 s, and every RREQ of an originator gives
+/// its reverse route REV_ROUTE_LIFE 6 s, whether or not it changes it.
+#[test]
+fn ns2_lifetimes() {
+    let c = cmu();
+    assert_eq!((c.lifetimes, c.my_route_timeout(), c.rreq_id_hold()), (Lifetimes::Ns2, Dur::from_millis(10_000), Dur::from_millis(6000)));
+    let d = AodvConfig::default();
+    assert_eq!((d.lifetimes, d.my_route_timeout(), d.rreq_id_hold()), (Lifetimes::Rfc3561, Dur::from_millis(6000), Dur::from_millis(5600)));
+    let mut a = node(2, &c);
+    let mut out = vec![];
+    let mut q = rreq(0, 1, 9);
+    q.hop_count = 1;
+    a.receive(t(1.0), 1, ctl(1, 29, AodvMsg::Rreq(q.clone())), &mut out);
+    assert_eq!(a.table.valid(0, t(1.0)).map(|r| (r.hops, r.lifetime)), Some((2, t(7.0))));
+    // The same RREQ ID again within 6 s is discarded; after 6 s it is new.
+    q.rreq_id = 2;
+    a.receive(t(4.0), 1, ctl(1, 29, AodvMsg::Rreq(q.clone())), &mut out);
+    assert_eq!(a.table.get(0).unwrap().lifetime, t(10.0), "no change of route, lifetime extended");
+    out.clear();
+    a.receive(t(9.9), 1, ctl(1, 29, AodvMsg::Rreq(q.clone())), &mut out);
+    assert!(out.is_empty(), "seen at 4.0, kept until 10.0");
+    a.receive(t(10.0), 1, ctl(1, 29, AodvMsg::Rreq(q)), &mut out);
+    assert!(!rreqs(&out).is_empty() || !a.jittered.is_empty(), "rebroadcast after BCAST_ID_SAVE");
+}
