@@ -187,6 +187,9 @@ pub struct AodvConfig {
     /// first at once (ns-2 aodv.cc recvReply and rt_purge: ARP_DELAY 10 ms,
     /// "to help ARP"); 0 sends them together.
     pub release_spacing_s: f64,
+    /// Every RERR is broadcast (TTL 1), even for a single precursor (ns-2
+    /// aodv.cc sendError); RFC 3561 §6.11 unicasts it then.
+    pub rerr_broadcast: bool,
     /// Reverse-route, granted-route and RREQ-ID lifetimes: "rfc3561" or
     /// "ns2" (see `Lifetimes`).
     pub lifetimes: Lifetimes,
@@ -248,6 +251,7 @@ impl AodvConfig {
             link_failure: LinkFailureRule::Rfc3561,
             release_spacing_s: 0.0,
             lifetimes: Lifetimes::Rfc3561,
+            rerr_broadcast: false,
         }
     }
 
@@ -278,6 +282,7 @@ impl AodvConfig {
             link_failure: LinkFailureRule::Ns2,
             release_spacing_s: 0.010,
             lifetimes: Lifetimes::Ns2,
+            rerr_broadcast: true,
             ..AodvConfig::rfc3561()
         }
     }

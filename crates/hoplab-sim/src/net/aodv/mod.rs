@@ -614,7 +614,7 @@ impl Aodv {
             out.push(RouteAction::Note(RouteNote::RouteErrorSent));
         }
         let msg = AodvMsg::Rerr(Rerr { no_delete, dests });
-        if recipients.len() == 1 && !recipients.contains(&BROADCAST) {
+        if recipients.len() == 1 && !recipients.contains(&BROADCAST) && !self.cfg.rerr_broadcast {
             let to = *recipients.iter().next().unwrap();
             self.unicast(now, to, msg, out);
         } else {

@@ -751,6 +751,18 @@ fn cmu_preset_has_ns2_constants() {
     assert_eq!(c.link_detection, LinkDetection::LinkLayer);
     assert!(c.local_repair && !c.jitter_originated);
     assert_eq!(c.rerr_ratelimit, 10_000, "aodv.cc sendError: no limit");
+    assert!(c.rerr_broadcast && !AodvConfig::default().rerr_broadcast);
+    // A relay that has no route for a packet: one RERR, broadcast though
+    // the packet's source is a known single recipient (aodv.cc rt_resolve).
+    let mut a = node(2, &c);
+    let mut out = vec![];
+    a.receive(t(0.0), 1, rrep_from(1, 0, 0, 2, t(0.0)), &mut out);
+    out.clear();
+    let mut p = data(1, 0, 9);
+    p.ttl = DEFAULT_TTL - 2;
+    a.route(t(1.0), p, &mut out);
+    assert_eq!(drops_of(&out, DropReason::Nrte), 1);
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: BROADCAST, packet } if matches!(msg(packet), Some(AodvMsg::Rerr(_))))));
     assert_eq!((c.discovery, c.link_failure), (DiscoveryRule::Ns2, LinkFailureRule::Ns2));
     // aodv_rqueue.h
     assert_eq!((c.buffer_packets, c.buffer_timeout_s), (64, 30.0));
