@@ -3,6 +3,7 @@
 
 use super::addr::NodeId;
 use super::udp::UDP_HEADER;
+use crate::time::SimTime;
 
 /// Route Request (§5.1): 24 bytes.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +20,10 @@ pub struct Rreq {
     pub dst_seqno: u32,
     pub orig: NodeId,
     pub orig_seqno: u32,
+    /// When the originator sent it. Not an RFC 3561 field and not counted
+    /// in the size: ns-2's `rq_timestamp` (aodv_packet.h), which the RREP
+    /// echoes so the originator can measure the discovery latency.
+    pub timestamp: SimTime,
 }
 
 /// Route Reply (§5.2): 20 bytes. A HELLO is a RREP too (§6.9).
@@ -32,6 +37,9 @@ pub struct Rrep {
     pub orig: NodeId,
     /// Milliseconds for which the route is valid.
     pub lifetime_ms: u32,
+    /// The answered RREQ's `timestamp` (ns-2 `rp_timestamp`); not counted
+    /// in the size.
+    pub timestamp: SimTime,
 }
 
 /// Route Error (§5.3): 4 bytes + 8 per unreachable destination.

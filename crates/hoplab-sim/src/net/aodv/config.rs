@@ -28,6 +28,75 @@ impl LinkDetection {
     }
 }
 
+/// How route discovery is paced: when a RREQ is (re)sent, with which TTL,
+/// how long the node waits before the next, and when it gives up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscoveryRule {
+    /// RFC 3561 §6.3-6.4: a timer per discovery; expanding ring from
+    /// TTL_START (or the lost route's hop count + TTL_INCREMENT), waits of
+    /// RING_TRAVERSAL_TIME, then NET_TRAVERSAL_TIME doubled per retry.
+    Rfc3561,
+    /// ns-2.35 `AODV::sendRequest` (aodv.cc): no retry timer. A RREQ goes
+    /// out when the source has a new packet for the destination or the
+    /// route sweep (`route_sweep_s`, `rt_purge`) finds packets waiting, once
+    /// the previous RREQ's wait is over. The TTL follows the route entry's
+    /// last TTL and last hop count (TTL_START only when both are 0, so a
+    /// never-reached destination, whose last hop count is ns-2's INFINITY2,
+    /// is sought network-wide at once); the wait is 2 * TTL * the mean
+    /// measured per-hop discovery latency of the last 3 discoveries
+    /// (`PerHopTime`; NODE_TRAVERSAL_TIME before any), times the number of
+    /// network-wide RREQs, at most `max_rreq_timeout_s`. After
+    /// `rreq_retries` + 1 network-wide RREQs the next attempt drops the
+    /// waiting packets and holds off for `max_rreq_timeout_s`.
+    Ns2,
+}
+
+/// What a node does when the MAC gives up on a unicast (link-layer
+/// detection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkFailureRule {
+    /// RFC 3561 §6.11-6.12 as hoplab reads it: any failed unicast on an
+    /// active route breaks the link; routes with precursors are repaired
+    /// locally (`local_repair`), the rest invalidated; RERR to the
+    /// precursors; the queued packets for the neighbour are taken back, the
+    /// node's own re-routed, the others dropped.
+    Rfc3561,
+    /// ns-2.35 `AODV::rt_ll_failed` (aodv.cc): only data packets count; a
+    /// packet that has come more hops than remain to its destination
+    /// (`num_forwards > rt_hops`) starts a local repair of that route alone
+    /// (when `local_repair`), buffered, no RERR, nothing else touched;
+    /// otherwise it is dropped with every queued packet for the neighbour
+    /// (the node's own included), every route through the neighbour goes
+    /// down and one RERR is broadcast at once. A received RERR also drops
+    /// the queued packets for its sender (`recvError`). A route in repair
+    /// keeps its hop count, so a reply with an equal sequence number
+    /// replaces it only when shorter (`recvReply`): a neighbour whose own
+    /// route runs through the repairing node cannot loop it back.
+    Ns2,
+}
+
+/// The lifetimes of routes learned from a RREQ or granted by a
+/// destination, and of the RREQ-ID cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lifetimes {
+    /// RFC 3561 §6.5, §6.6.1, §10: a reverse route lives at least
+    /// 2 * NET_TRAVERSAL_TIME - 2 * hops * NODE_TRAVERSAL_TIME, a
+    /// destination grants MY_ROUTE_TIMEOUT = 2 * ACTIVE_ROUTE_TIMEOUT, RREQ
+    /// IDs are kept PATH_DISCOVERY_TIME.
+    Rfc3561,
+    /// ns-2 aodv.h: REV_ROUTE_LIFE 6 s (every RREQ from the originator
+    /// extends it), MY_ROUTE_TIMEOUT 10 s, BCAST_ID_SAVE 6 s.
+    Ns2,
+}
+
+/// ns-2 aodv.h REV_ROUTE_LIFE, MY_ROUTE_TIMEOUT and BCAST_ID_SAVE.
+pub(crate) const NS2_REV_ROUTE_LIFE: Dur = Dur::from_millis(6000);
+const NS2_MY_ROUTE_TIMEOUT: Dur = Dur::from_millis(10_000);
+const NS2_BCAST_ID_SAVE: Dur = Dur::from_millis(6000);
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AodvConfig {
@@ -100,6 +169,30 @@ pub struct AodvConfig {
     /// Broadcast AODV messages are delayed by a uniform draw in
     /// [0, this] (ns-2 and AODV-UU jitter broadcasts by up to 10 ms).
     pub broadcast_jitter_s: f64,
+    /// Jitter the RREQs and link-failure RERRs the node originates too.
+    /// ns-2 jitters only rebroadcast RREQs and relayed RERRs (aodv.cc
+    /// `sendRequest`, `handle_link_failure` send at once).
+    pub jitter_originated: bool,
+    /// Route discovery pacing: "rfc3561" or "ns2" (see `DiscoveryRule`).
+    pub discovery: DiscoveryRule,
+    /// ns2 discovery: the longest RREQ wait and the hold-off after the
+    /// retries are spent (ns-2 MAX_RREQ_TIMEOUT 10 s).
+    pub max_rreq_timeout_s: f64,
+    /// ns2 discovery: period of the route sweep that re-sends RREQs for
+    /// waiting packets (ns-2 `RouteCacheTimer`, 0.5 s from time 0).
+    pub route_sweep_s: f64,
+    /// Reaction to a failed unicast: "rfc3561" or "ns2" (see `LinkFailureRule`).
+    pub link_failure: LinkFailureRule,
+    /// Packets a reply releases from the buffer leave this far apart, the
+    /// first at once (ns-2 aodv.cc recvReply and rt_purge: ARP_DELAY 10 ms,
+    /// "to help ARP"); 0 sends them together.
+    pub release_spacing_s: f64,
+    /// Every RERR is broadcast (TTL 1), even for a single precursor (ns-2
+    /// aodv.cc sendError); RFC 3561 §6.11 unicasts it then.
+    pub rerr_broadcast: bool,
+    /// Reverse-route, granted-route and RREQ-ID lifetimes: "rfc3561" or
+    /// "ns2" (see `Lifetimes`).
+    pub lifetimes: Lifetimes,
 }
 
 impl Default for AodvConfig {
@@ -109,12 +202,13 @@ impl Default for AodvConfig {
 }
 
 impl AodvConfig {
-    pub const PRESETS: &'static [&'static str] = &["rfc3561", "aodv-uu"];
+    pub const PRESETS: &'static [&'static str] = &["rfc3561", "aodv-uu", "cmu"];
 
     pub fn preset(name: &str) -> Option<AodvConfig> {
         match name {
             "rfc3561" => Some(AodvConfig::rfc3561()),
             "aodv-uu" => Some(AodvConfig::aodv_uu()),
+            "cmu" => Some(AodvConfig::cmu()),
             _ => None,
         }
     }
@@ -150,6 +244,46 @@ impl AodvConfig {
             buffer_packets: 64,
             buffer_timeout_s: 30.0,
             broadcast_jitter_s: 0.010,
+            jitter_originated: true,
+            discovery: DiscoveryRule::Rfc3561,
+            max_rreq_timeout_s: 10.0,
+            route_sweep_s: 0.5,
+            link_failure: LinkFailureRule::Rfc3561,
+            release_spacing_s: 0.0,
+            lifetimes: Lifetimes::Rfc3561,
+            rerr_broadcast: false,
+        }
+    }
+
+    /// ns-2.35's CMU AODV (aodv.h, aodv.cc, aodv_rqueue.h): link-layer
+    /// detection and no HELLO (AODV_LINK_LAYER_DETECTION), local repair on
+    /// (AODV_LOCAL_REPAIR), TTL_START 5, TTL_INCREMENT 2, TTL_THRESHOLD 7,
+    /// NETWORK_DIAMETER 30, NODE_TRAVERSAL_TIME 30 ms, ACTIVE_ROUTE_TIMEOUT
+    /// 10 s, RREQ_RETRIES 3, MAX_RREQ_TIMEOUT 10 s, a 64-packet, 30-s
+    /// request queue, 10 ms broadcast jitter, and ns-2's discovery pacing
+    /// and link-failure handling.
+    fn cmu() -> AodvConfig {
+        AodvConfig {
+            link_detection: LinkDetection::LinkLayer,
+            active_route_timeout_s: 10.0,
+            net_diameter: 30,
+            node_traversal_time_s: 0.030,
+            ttl_start: 5,
+            ttl_increment: 2,
+            ttl_threshold: 7,
+            rreq_retries: 3,
+            // sendError has no rate limit; 10,000 per second never binds.
+            rerr_ratelimit: 10_000,
+            local_repair: true,
+            jitter_originated: false,
+            discovery: DiscoveryRule::Ns2,
+            max_rreq_timeout_s: 10.0,
+            route_sweep_s: 0.5,
+            link_failure: LinkFailureRule::Ns2,
+            release_spacing_s: 0.010,
+            lifetimes: Lifetimes::Ns2,
+            rerr_broadcast: true,
+            ..AodvConfig::rfc3561()
         }
     }
 
@@ -206,7 +340,17 @@ impl AodvConfig {
         Dur::from_secs_f64(self.active_route_timeout_s)
     }
     pub(crate) fn my_route_timeout(&self) -> Dur {
-        self.active_route_timeout().mul(2)
+        match self.lifetimes {
+            Lifetimes::Rfc3561 => self.active_route_timeout().mul(2),
+            Lifetimes::Ns2 => NS2_MY_ROUTE_TIMEOUT,
+        }
+    }
+    /// How long a seen (originator, RREQ ID) is remembered.
+    pub(crate) fn rreq_id_hold(&self) -> Dur {
+        match self.lifetimes {
+            Lifetimes::Rfc3561 => self.path_discovery_time(),
+            Lifetimes::Ns2 => NS2_BCAST_ID_SAVE,
+        }
     }
     pub(crate) fn hello_interval(&self) -> Dur {
         Dur::from_secs_f64(self.hello_interval_s)
@@ -239,6 +383,15 @@ impl AodvConfig {
     /// RING_TRAVERSAL_TIME = 2 * NODE_TRAVERSAL_TIME * (TTL_VALUE + TIMEOUT_BUFFER).
     pub(crate) fn ring_traversal_time(&self, ttl: u8) -> Dur {
         self.node_traversal_time().mul(2 * (ttl as u64 + self.timeout_buffer as u64))
+    }
+    pub(crate) fn max_rreq_timeout(&self) -> Dur {
+        Dur::from_secs_f64(self.max_rreq_timeout_s)
+    }
+    pub(crate) fn route_sweep(&self) -> Dur {
+        Dur::from_secs_f64(self.route_sweep_s)
+    }
+    pub(crate) fn release_spacing(&self) -> Dur {
+        Dur::from_secs_f64(self.release_spacing_s)
     }
     pub(crate) fn buffer_timeout(&self) -> Dur {
         Dur::from_secs_f64(self.buffer_timeout_s)

@@ -11,16 +11,17 @@ mod table;
 mod tests;
 
 #[cfg_attr(not(test), allow(unused_imports))]
-pub use config::{AodvConfig, LinkDetection};
+pub use config::{AodvConfig, DiscoveryRule, Lifetimes, LinkDetection, LinkFailureRule};
+use config::NS2_REV_ROUTE_LIFE;
 pub use msg::{fresher, AodvMsg, Rerr, Rrep, Rreq};
 #[cfg_attr(not(test), allow(unused_imports))]
-pub use table::{State, Table};
+pub use table::{State, Table, NEVER_DOWN};
 
 use crate::net::routing::{LinkCause, Protocol, RouteAction, RouteNote};
 use crate::net::{DropReason, RoutingMsg};
 use crate::rng::Stream;
 use crate::time::{Dur, SimTime};
-use crate::wire::{Body, NodeId, Packet, BROADCAST};
+use crate::wire::{Body, NodeId, Packet, BROADCAST, DEFAULT_TTL};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// A route discovery under way (§6.3, §6.4) or a local repair (§6.12).
@@ -33,6 +34,43 @@ struct Discovery {
     deadline: SimTime,
     /// A local repair: the hop count of the broken route.
     repair: Option<u8>,
+}
+
+/// ns-2's per-destination request state, the "soft state" its route entry
+/// keeps for route requests (aodv_rtable.h: `rt_req_timeout`,
+/// `rt_req_cnt`, `rt_req_last_ttl`, `rt_disc_latency[MAX_HISTORY]`,
+/// `hist_indx`). Used by the ns2 discovery rule only; kept for the life of
+/// the node, as ns-2 never deletes a route entry.
+#[derive(Clone, Debug, PartialEq)]
+struct ReqState {
+    /// No RREQ before this time; ZERO when none is pending.
+    timeout: SimTime,
+    /// Network-wide RREQs since the last reply.
+    cnt: u32,
+    /// TTL of the last RREQ (or the hop count of the last reply); 0 = none.
+    last_ttl: u8,
+    /// The route's last hop count, kept here once its table entry is gone.
+    last_hops: u8,
+    /// Seconds per hop of the last MAX_HISTORY (3) discoveries; 0 = none.
+    latency: [f64; 3],
+    hist: usize,
+}
+
+impl ReqState {
+    fn new() -> ReqState {
+        ReqState { timeout: SimTime::ZERO, cnt: 0, last_ttl: 0, last_hops: NEVER_DOWN, latency: [0.0; 3], hist: 0 }
+    }
+
+    /// ns-2 aodv.cc `PerHopTime`: the mean of the recorded per-hop
+    /// latencies, NODE_TRAVERSAL_TIME when there are none.
+    fn per_hop_time(&self, node_traversal_s: f64) -> f64 {
+        let got: Vec<f64> = self.latency.iter().copied().filter(|&l| l > 0.0).collect();
+        if got.is_empty() {
+            node_traversal_s
+        } else {
+            got.iter().sum::<f64>() / got.len() as f64
+        }
+    }
 }
 
 /// A neighbour whose HELLOs we monitor (§6.9).
@@ -68,6 +106,15 @@ pub struct Aodv {
     /// Neighbours whose RREQs are ignored until the given time (§6.8).
     blacklist: BTreeMap<NodeId, SimTime>,
     counter: u64,
+    /// ns2 discovery: request state per destination.
+    req: BTreeMap<NodeId, ReqState>,
+    /// ns2 discovery: the next route sweep (ns-2 `rt_purge`).
+    next_sweep: Option<SimTime>,
+    /// ns2 link failure: local-repair checks (ns-2 `LocalRepairTimer`),
+    /// by time and order of arming, with their destination.
+    repair_checks: BTreeMap<(SimTime, u64), NodeId>,
+    /// Released packets held back by `release_spacing_s`: (next hop, packet).
+    held: BTreeMap<(SimTime, u64), (NodeId, Packet)>,
 }
 
 impl Aodv {
@@ -84,7 +131,7 @@ impl Aodv {
             rng,
             seqno: 0,
             rreq_id: 0,
-            table: Table::default(),
+            table: Table { repair_keeps_hops: cfg.link_failure == LinkFailureRule::Ns2, ..Table::default() },
             seen: BTreeSet::new(),
             seen_expiry: VecDeque::new(),
             discoveries: BTreeMap::new(),
@@ -95,6 +142,11 @@ impl Aodv {
             rerr_times: VecDeque::new(),
             blacklist: BTreeMap::new(),
             counter: 0,
+            req: BTreeMap::new(),
+            // ns-2 starts the RouteCacheTimer with the agent at time 0.
+            next_sweep: (cfg.discovery == DiscoveryRule::Ns2).then_some(SimTime::ZERO),
+            repair_checks: BTreeMap::new(),
+            held: BTreeMap::new(),
         }
     }
 
@@ -128,6 +180,21 @@ impl Aodv {
     fn broadcast(&mut self, now: SimTime, ttl: u8, msg: AodvMsg, out: &mut Vec<RouteAction>) {
         let packet = self.packet(now, BROADCAST, ttl, msg);
         let delay = Dur::from_secs_f64(self.rng.unit() * self.cfg.broadcast_jitter_s);
+        self.release_broadcast(now, delay, packet, out);
+    }
+
+    /// A broadcast this node originates: jittered only with
+    /// `jitter_originated` (no draw otherwise).
+    fn broadcast_own(&mut self, now: SimTime, ttl: u8, msg: AodvMsg, out: &mut Vec<RouteAction>) {
+        if self.cfg.jitter_originated {
+            self.broadcast(now, ttl, msg, out);
+        } else {
+            let packet = self.packet(now, BROADCAST, ttl, msg);
+            self.emit_broadcast(now, packet, out);
+        }
+    }
+
+    fn release_broadcast(&mut self, now: SimTime, delay: Dur, packet: Packet, out: &mut Vec<RouteAction>) {
         if delay == Dur::ZERO {
             self.emit_broadcast(now, packet, out);
         } else {
@@ -171,12 +238,31 @@ impl Aodv {
         self.buffer.push_back((now, packet));
     }
 
-    /// Release, in FIFO order, buffered packets that now have a route.
-    fn release(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+    /// Release, in FIFO order, buffered packets that now have a route; with
+    /// `spacing`, the k-th packet for a destination k * spacing later.
+    fn release(&mut self, now: SimTime, spacing: Dur, out: &mut Vec<RouteAction>) {
         let mut keep = VecDeque::with_capacity(self.buffer.len());
+        let mut nth: BTreeMap<NodeId, u64> = BTreeMap::new();
         for (t, p) in std::mem::take(&mut self.buffer) {
             if self.table.valid(p.dst, now).is_some() {
-                self.forward(now, p, out);
+                let k = nth.entry(p.dst).or_insert(0);
+                let delay = spacing.mul(*k);
+                *k += 1;
+                if delay == Dur::ZERO {
+                    self.forward(now, p, out);
+                } else {
+                    let mut sent = vec![];
+                    self.forward(now, p, &mut sent);
+                    for a in sent {
+                        match a {
+                            RouteAction::Send { next_hop, packet } => {
+                                self.counter += 1;
+                                self.held.insert((now + delay, self.counter), (next_hop, packet));
+                            }
+                            other => out.push(other),
+                        }
+                    }
+                }
             } else {
                 keep.push_back((t, p));
             }
@@ -244,6 +330,18 @@ impl Aodv {
     /// RING_TRAVERSAL_TIME below NET_DIAMETER, else NET_TRAVERSAL_TIME
     /// doubled for each retry (§6.3 binary exponential backoff).
     fn send_rreq(&mut self, now: SimTime, dst: NodeId, d: &mut Discovery, out: &mut Vec<RouteAction>) {
+        let wait = if d.repair.is_some() || d.ttl < self.cfg.net_diameter {
+            self.cfg.ring_traversal_time(d.ttl)
+        } else {
+            d.at_max += 1;
+            self.cfg.net_traversal_time().mul(1 << (d.at_max - 1).min(20))
+        };
+        d.deadline = now + wait;
+        self.emit_rreq(now, dst, d.ttl, out);
+    }
+
+    /// Originate one RREQ for `dst` with IP TTL `ttl`.
+    fn emit_rreq(&mut self, now: SimTime, dst: NodeId, ttl: u8, out: &mut Vec<RouteAction>) {
         // §6.1: increment our own sequence number before a discovery.
         self.seqno = self.seqno.wrapping_add(1);
         self.rreq_id = self.rreq_id.wrapping_add(1);
@@ -262,15 +360,139 @@ impl Aodv {
             dst_seqno,
             orig: self.me,
             orig_seqno: self.seqno,
+            timestamp: now,
         };
-        let wait = if d.repair.is_some() || d.ttl < self.cfg.net_diameter {
-            self.cfg.ring_traversal_time(d.ttl)
+        self.broadcast_own(now, ttl, AodvMsg::Rreq(rreq), out);
+    }
+
+    // ----- ns-2's discovery pacing (DiscoveryRule::Ns2) -----
+
+    /// ns-2 aodv.cc `sendRequest`: called for every packet the node
+    /// originates without a route, by the route sweep and by a local
+    /// repair; sends a RREQ only when the last one's wait is over.
+    fn ns2_request(&mut self, now: SimTime, dst: NodeId, out: &mut Vec<RouteAction>) {
+        if self.table.valid(dst, now).is_some() {
+            return;
+        }
+        let last_hops = match self.table.get(dst) {
+            Some(r) => r.last_hops,
+            None => self.req.get(&dst).map_or(NEVER_DOWN, |s| s.last_hops),
+        };
+        let c = &self.cfg;
+        let (max_wait, nt) = (c.max_rreq_timeout(), c.node_traversal_time_s);
+        let (start, inc, threshold, diameter, retries) =
+            (c.ttl_start, c.ttl_increment, c.ttl_threshold, c.net_diameter, c.rreq_retries);
+        let st = self.req.entry(dst).or_insert_with(ReqState::new);
+        if st.timeout > now {
+            return;
+        }
+        if st.cnt > retries {
+            // RREQ_RETRIES network-wide requests went unanswered: drop the
+            // waiting packets and hold off for MAX_RREQ_TIMEOUT.
+            st.timeout = now + max_wait;
+            st.cnt = 0;
+            if self.discoveries.remove(&dst).is_some() {
+                out.push(RouteAction::Note(RouteNote::DiscoveryFailed { dst }));
+            }
+            self.drop_buffered(dst, DropReason::Nrte, out);
+            return;
+        }
+        // Expanding ring from the larger of the last TTL and the last hop
+        // count; TTL_START only when both are 0.
+        st.last_ttl = st.last_ttl.max(last_hops);
+        let ttl = if st.last_ttl == 0 {
+            start
+        } else if st.last_ttl < threshold {
+            st.last_ttl.saturating_add(inc)
         } else {
-            d.at_max += 1;
-            self.cfg.net_traversal_time().mul(1 << (d.at_max - 1).min(20))
+            st.cnt += 1;
+            diameter
         };
-        d.deadline = now + wait;
-        self.broadcast(now, d.ttl, AodvMsg::Rreq(rreq), out);
+        st.last_ttl = ttl;
+        // 2 * TTL * PerHopTime, times the network-wide count, capped.
+        let wait = 2.0 * ttl as f64 * st.per_hop_time(nt) * st.cnt.max(1) as f64;
+        st.timeout = now + Dur::from_secs_f64(wait).min(max_wait);
+        if !self.discoveries.contains_key(&dst) {
+            out.push(RouteAction::Note(RouteNote::DiscoveryStarted { dst }));
+            let d = Discovery { ttl, at_max: 0, deadline: SimTime::MAX, repair: None };
+            self.discoveries.insert(dst, d);
+        }
+        self.emit_rreq(now, dst, ttl, out);
+    }
+
+    /// ns-2 `rt_purge`'s request part: destinations with packets waiting
+    /// and no usable route are asked for again (ascending; ns-2 walks its
+    /// table newest entry first).
+    fn ns2_sweep(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        let waiting: BTreeSet<NodeId> = self.buffer.iter().map(|(_, p)| p.dst).collect();
+        for dst in waiting {
+            if self.table.valid(dst, now).is_none() {
+                self.ns2_request(now, dst, out);
+            }
+        }
+    }
+
+    /// A reply (or a RREQ from the destination) gave a route: reset the
+    /// request state (ns-2 `recvReply`, `recvRequest`).
+    fn ns2_answered(&mut self, dst: NodeId, hops: u8) {
+        let st = self.req.entry(dst).or_insert_with(ReqState::new);
+        st.cnt = 0;
+        st.timeout = SimTime::ZERO;
+        st.last_ttl = hops;
+    }
+
+    // ----- ns-2's link-failure handling (LinkFailureRule::Ns2) -----
+
+    /// ns-2 aodv.cc `rt_ll_failed`.
+    fn ns2_ll_failed(&mut self, now: SimTime, nb: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
+        // Control and broadcast packets are simply dropped.
+        if packet.is_routing() || nb == BROADCAST || packet.dst == BROADCAST {
+            out.push(RouteAction::Drop { packet, reason: DropReason::Cbk });
+            return;
+        }
+        let Some(r) = self.table.get(packet.dst) else {
+            out.push(RouteAction::Drop { packet, reason: DropReason::Cbk });
+            return;
+        };
+        // `num_forwards` (hops the packet has come, counted by the MAC at
+        // each reception) against `rt_hops` (INFINITY2 on a route that is down).
+        let came = DEFAULT_TTL.saturating_sub(packet.ttl);
+        if self.cfg.local_repair && r.state != State::Invalid && came > r.hops {
+            self.ns2_local_repair(now, packet, out);
+            return;
+        }
+        out.push(RouteAction::Drop { packet, reason: DropReason::Cbk });
+        // ifqueue->filter(broken_nbr): every queued packet for it is dropped
+        // (`reclaimed`), then nb_delete -> handle_link_failure.
+        out.push(RouteAction::Reclaim { next_hop: nb });
+        out.push(RouteAction::Note(RouteNote::LinkBroken { neighbor: nb, cause: LinkCause::MacFeedback }));
+        let dp = now + self.cfg.delete_period();
+        let mut dests = vec![];
+        for dst in self.table.via(nb) {
+            self.table.invalidate(dst, dp, true);
+            out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
+            let r = self.table.get(dst).unwrap();
+            dests.push((dst, r.seqno));
+        }
+        for r in self.table.routes.values_mut() {
+            r.precursors.remove(&nb);
+        }
+        // One RERR, broadcast whether or not anyone uses the routes.
+        self.send_rerr(now, dests, BTreeSet::from([BROADCAST]), false, true, out);
+    }
+
+    /// ns-2 aodv.cc `local_rt_repair`: buffer the packet, mark the route
+    /// in repair, request it, and arm the check. ns-2 schedules the check
+    /// `rt_req_timeout` after now, and that is an absolute time, so the
+    /// check comes at now + (the request's deadline).
+    fn ns2_local_repair(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
+        let dst = packet.dst;
+        self.buffer_push(now, packet, out);
+        self.table.get_mut(dst).unwrap().state = State::Repairing;
+        self.ns2_request(now, dst, out);
+        let deadline = self.req.get(&dst).map_or(SimTime::ZERO, |s| s.timeout);
+        self.counter += 1;
+        self.repair_checks.insert((now + Dur(deadline.0), self.counter), dst);
     }
 
     fn discovery_timeout(&mut self, now: SimTime, dst: NodeId, out: &mut Vec<RouteAction>) {
@@ -297,9 +519,18 @@ impl Aodv {
     /// End discoveries whose destination now has a valid route, and release
     /// the packets waiting for them.
     fn flush(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
+        self.flush_spaced(now, Dur::ZERO, out);
+    }
+
+    fn flush_spaced(&mut self, now: SimTime, spacing: Dur, out: &mut Vec<RouteAction>) {
         let done: Vec<NodeId> =
             self.discoveries.keys().copied().filter(|&d| self.table.valid(d, now).is_some()).collect();
         if done.is_empty() {
+            if self.cfg.discovery == DiscoveryRule::Ns2 && !self.buffer.is_empty() {
+                // ns-2 sends waiting packets whenever their route is up
+                // (recvReply, recvRequest, rt_purge), discovery or not.
+                self.release(now, spacing, out);
+            }
             return;
         }
         for dst in done {
@@ -315,7 +546,7 @@ impl Aodv {
                 }
             }
         }
-        self.release(now, out);
+        self.release(now, spacing, out);
     }
 
     // ----- Local repair (§6.12) -----
@@ -383,11 +614,15 @@ impl Aodv {
             out.push(RouteAction::Note(RouteNote::RouteErrorSent));
         }
         let msg = AodvMsg::Rerr(Rerr { no_delete, dests });
-        if recipients.len() == 1 && !recipients.contains(&BROADCAST) {
+        if recipients.len() == 1 && !recipients.contains(&BROADCAST) && !self.cfg.rerr_broadcast {
             let to = *recipients.iter().next().unwrap();
             self.unicast(now, to, msg, out);
         } else {
-            self.broadcast(now, 1, msg, out);
+            if originate {
+                self.broadcast_own(now, 1, msg, out);
+            } else {
+                self.broadcast(now, 1, msg, out);
+            }
         }
     }
 
@@ -438,7 +673,7 @@ impl Aodv {
 
     fn remember_rreq(&mut self, now: SimTime, orig: NodeId, id: u32) {
         if self.seen.insert((orig, id)) {
-            self.seen_expiry.push_back((now + self.cfg.path_discovery_time(), (orig, id)));
+            self.seen_expiry.push_back((now + self.cfg.rreq_id_hold(), (orig, id)));
         }
     }
 
@@ -466,8 +701,23 @@ impl Aodv {
         // 2*NET_TRAVERSAL_TIME - 2*HopCount*NODE_TRAVERSAL_TIME.
         let ntt = self.cfg.net_traversal_time().mul(2);
         let back = self.cfg.node_traversal_time().mul(2 * hops as u64);
-        let minimal = now + Dur(ntt.0.saturating_sub(back.0));
-        self.table.offer(m.orig, m.orig_seqno, hops, from, minimal, true);
+        let minimal = match self.cfg.lifetimes {
+            Lifetimes::Rfc3561 => now + Dur(ntt.0.saturating_sub(back.0)),
+            // ns-2 recvRequest: REV_ROUTE_LIFE, given whether or not the
+            // RREQ changes the route.
+            Lifetimes::Ns2 => now + NS2_REV_ROUTE_LIFE,
+        };
+        let changed = self.table.offer(m.orig, m.orig_seqno, hops, from, minimal, true);
+        if !changed && self.cfg.lifetimes == Lifetimes::Ns2 {
+            self.table.extend(m.orig, now, minimal, false);
+        }
+        if changed && self.cfg.discovery == DiscoveryRule::Ns2 && self.req.get(&m.orig).is_some_and(|s| s.timeout > SimTime::ZERO) {
+            // ns-2 recvRequest: a RREQ from a destination we were asking
+            // for answers us too; reset the request state and keep the
+            // route ACTIVE_ROUTE_TIMEOUT.
+            self.ns2_answered(m.orig, hops);
+            self.table.extend(m.orig, now, art, false);
+        }
         let rev_next = self.table.valid(m.orig, now).map_or(from, |r| r.next_hop);
 
         if m.dst == self.me {
@@ -482,6 +732,7 @@ impl Aodv {
                 dst_seqno: self.seqno,
                 orig: m.orig,
                 lifetime_ms: ms(self.cfg.my_route_timeout()),
+                timestamp: m.timestamp,
             };
             self.unicast(now, rev_next, AodvMsg::Rrep(rrep), out);
             return;
@@ -502,6 +753,7 @@ impl Aodv {
                         dst_seqno: fseq,
                         orig: m.orig,
                         lifetime_ms: ms(flife.since(now)),
+                        timestamp: m.timestamp,
                     };
                     self.unicast(now, rev_next, AodvMsg::Rrep(rrep), out);
                     if m.gratuitous {
@@ -514,6 +766,7 @@ impl Aodv {
                                 dst_seqno: m.orig_seqno,
                                 orig: m.dst,
                                 lifetime_ms: ms(rev.lifetime.since(now)),
+                                timestamp: m.timestamp,
                             };
                             self.unicast(now, fnext, AodvMsg::Rrep(g), out);
                         }
@@ -551,6 +804,16 @@ impl Aodv {
         let hops = m.hop_count.saturating_add(1);
         let life = now + Dur::from_millis(m.lifetime_ms as u64);
         let changed = self.table.offer(m.dst, m.dst_seqno, hops, from, life, false);
+        if changed && self.cfg.discovery == DiscoveryRule::Ns2 {
+            self.ns2_answered(m.dst, hops);
+            if m.orig == self.me {
+                // ns-2 recvReply: the discovery latency per hop, from the
+                // answered RREQ's timestamp, into the 3-entry history.
+                let st = self.req.get_mut(&m.dst).unwrap();
+                st.latency[st.hist] = now.since(m.timestamp).as_secs_f64() / hops as f64;
+                st.hist = (st.hist + 1) % st.latency.len();
+            }
+        }
         if m.orig == self.me || !changed {
             return;
         }
@@ -584,6 +847,7 @@ impl Aodv {
         let dp = now + self.cfg.delete_period();
         let mut dests = vec![];
         let mut recipients = BTreeSet::new();
+        let mut flush_sender = false;
         for &(dst, seqno) in &m.dests {
             let Some(r) = self.table.get_mut(dst) else { continue };
             if r.state != State::Valid || r.next_hop != from {
@@ -608,6 +872,13 @@ impl Aodv {
             }
             self.table.invalidate(dst, dp, false);
             out.push(RouteAction::RouteLost { dst }); // ELFN for local senders
+            if self.cfg.link_failure == LinkFailureRule::Ns2 {
+                // ns-2 recvError: the queued packets for the sender go too.
+                flush_sender = true;
+            }
+        }
+        if flush_sender {
+            out.push(RouteAction::Reclaim { next_hop: from });
         }
         self.send_rerr(now, dests, recipients, m.no_delete, false, out);
     }
@@ -621,6 +892,7 @@ impl Aodv {
             dst_seqno: self.seqno,
             orig: self.me,
             lifetime_ms: ms(self.cfg.hello_loss_time()),
+            timestamp: now,
         };
         self.broadcast(now, 1, AodvMsg::Hello(hello), out);
     }
@@ -641,6 +913,7 @@ impl Aodv {
             match r.state {
                 State::Valid => {
                     // §6.11: expired routes stay invalid for DELETE_PERIOD.
+                    r.last_hops = r.hops;
                     r.state = State::Invalid;
                     r.lifetime = now + dp;
                     r.precursors.clear();
@@ -654,7 +927,11 @@ impl Aodv {
             }
         }
         for d in gone {
-            self.table.routes.remove(&d);
+            let r = self.table.routes.remove(&d).unwrap();
+            if self.cfg.discovery == DiscoveryRule::Ns2 {
+                // ns-2 never deletes an entry: keep what its discovery reads.
+                self.req.entry(d).or_insert_with(ReqState::new).last_hops = r.last_hops;
+            }
         }
     }
 }
@@ -677,8 +954,15 @@ impl Protocol for Aodv {
         let repairing = self.table.get(dst).is_some_and(|r| r.state == State::Repairing);
         if packet.src == self.me || repairing {
             // §6.3: buffer while the route is discovered (or repaired, §6.12).
+            let own = packet.src == self.me;
             self.buffer_push(now, packet, out);
-            if !self.discoveries.contains_key(&dst) {
+            if self.cfg.discovery == DiscoveryRule::Ns2 {
+                // ns-2 rt_resolve: every own packet asks (rate-limited by
+                // sendRequest); one for a route in repair only waits.
+                if own {
+                    self.ns2_request(now, dst, out);
+                }
+            } else if !self.discoveries.contains_key(&dst) {
                 self.start_discovery(now, dst, out);
             }
             return;
@@ -713,6 +997,7 @@ impl Protocol for Aodv {
         if let Some(n) = self.neighbors.get_mut(&from) {
             n.last_heard = now;
         }
+        let is_rrep = matches!(msg, AodvMsg::Rrep(_));
         match msg {
             AodvMsg::Rreq(m) => self.on_rreq(now, from, packet.ttl, m, out),
             AodvMsg::Rrep(m) => self.on_rrep(now, from, m, out),
@@ -720,7 +1005,9 @@ impl Protocol for Aodv {
             AodvMsg::Hello(m) => self.on_hello(now, from, m),
             AodvMsg::RrepAck => {} // we detect failed RREPs by MAC feedback (§6.8), never set the A flag
         }
-        self.flush(now, out);
+        // ns-2 recvReply spaces what it releases (ARP_DELAY); recvRequest does not.
+        let spacing = if is_rrep { self.cfg.release_spacing() } else { Dur::ZERO };
+        self.flush_spaced(now, spacing, out);
     }
 
     fn heard(&mut self, now: SimTime, from: NodeId, packet: &Packet, _out: &mut Vec<RouteAction>) {
@@ -741,6 +1028,11 @@ impl Protocol for Aodv {
     }
 
     fn link_failed(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
+        if self.cfg.link_failure == LinkFailureRule::Ns2 && self.cfg.link_detection.link_layer() {
+            self.ns2_ll_failed(now, next_hop, packet, out);
+            self.flush(now, out);
+            return;
+        }
         // §6.8: a RREP we could not deliver points at a unidirectional link.
         if self.cfg.blacklist && matches!(&packet.body, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rrep(_)))) {
             self.blacklist.retain(|_, until| *until > now);
@@ -757,6 +1049,14 @@ impl Protocol for Aodv {
     }
 
     fn reclaimed(&mut self, now: SimTime, _next_hop: NodeId, packets: Vec<Packet>, out: &mut Vec<RouteAction>) {
+        if self.cfg.link_failure == LinkFailureRule::Ns2 {
+            // ns-2 rt_ll_failed / recvError: what the queue held for the
+            // neighbour is dropped, the node's own packets too.
+            for packet in packets {
+                out.push(RouteAction::Drop { packet, reason: DropReason::Cbk });
+            }
+            return;
+        }
         for p in packets {
             self.handle_failed(now, p, out);
         }
@@ -782,6 +1082,15 @@ impl Protocol for Aodv {
         if let Some(h) = self.next_hello {
             t = t.min(h);
         }
+        if let Some(s) = self.next_sweep {
+            t = t.min(s);
+        }
+        if let Some((&(c, _), _)) = self.repair_checks.iter().next() {
+            t = t.min(c);
+        }
+        if let Some((&(h, _), _)) = self.held.iter().next() {
+            t = t.min(h);
+        }
         let loss = self.cfg.neighbor_timeout();
         for n in self.neighbors.values() {
             t = t.min(n.last_heard + loss);
@@ -796,6 +1105,13 @@ impl Protocol for Aodv {
             }
             let p = self.jittered.remove(&(j, uid)).unwrap();
             self.emit_broadcast(now, p, out);
+        }
+        while let Some((&(h, k), _)) = self.held.iter().next() {
+            if h > now {
+                break;
+            }
+            let (next_hop, packet) = self.held.remove(&(h, k)).unwrap();
+            out.push(RouteAction::Send { next_hop, packet });
         }
         // §6.9: a neighbour that sent a HELLO within DELETE_PERIOD and then
         // nothing for ALLOWED_HELLO_LOSS * HELLO_INTERVAL is lost.
@@ -815,6 +1131,23 @@ impl Protocol for Aodv {
             self.discovery_timeout(now, dst, out);
         }
         self.expire_routes(now);
+        while let Some((&(c, k), &dst)) = self.repair_checks.iter().next() {
+            if c > now {
+                break;
+            }
+            self.repair_checks.remove(&(c, k));
+            // ns-2 LocalRepairTimer: a route still not up is brought down,
+            // silently (no RERR, the sequence number kept).
+            if self.table.get(dst).is_some_and(|r| r.state != State::Valid) {
+                self.table.invalidate(dst, now + self.cfg.delete_period(), false);
+            }
+        }
+        if let Some(s) = self.next_sweep {
+            if s <= now {
+                self.next_sweep = Some(s + self.cfg.route_sweep());
+                self.ns2_sweep(now, out);
+            }
+        }
         let timeout = self.cfg.buffer_timeout();
         while self.buffer.front().is_some_and(|(e, _)| *e + timeout <= now) {
             let (_, packet) = self.buffer.pop_front().unwrap();
@@ -835,7 +1168,9 @@ impl Protocol for Aodv {
                 }
             }
         }
-        self.flush(now, out);
+        // ns-2 rt_purge spaces what it sends too (ARP_DELAY).
+        let spacing = if self.cfg.discovery == DiscoveryRule::Ns2 { self.cfg.release_spacing() } else { Dur::ZERO };
+        self.flush_spaced(now, spacing, out);
     }
 
     fn has_route(&self, now: SimTime, dst: NodeId) -> bool {

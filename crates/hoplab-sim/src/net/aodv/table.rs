@@ -34,11 +34,25 @@ pub struct Route {
     /// Carried data since it last became valid: the node is "part of an
     /// active route" (§6.9).
     pub used: bool,
+    /// The hop count when the route last went from usable to invalid;
+    /// `NEVER_DOWN` until then (ns-2 aodv_rtable.cc `rt_last_hop_count`,
+    /// initialised to INFINITY2 and set by `rt_down`). Read only by the
+    /// ns2 discovery rule.
+    pub last_hops: u8,
 }
+
+/// ns-2's INFINITY2 (aodv_rtable.h): the last hop count of a route that
+/// never went down.
+pub const NEVER_DOWN: u8 = 0xff;
 
 #[derive(Debug, Default)]
 pub struct Table {
     pub routes: BTreeMap<NodeId, Route>,
+    /// A route under local repair keeps its hop count for `offer`: news
+    /// with an equal sequence number must be shorter (ns-2 aodv.cc
+    /// recvReply; only `rt_down` sets `rt_hops` to INFINITY2). Otherwise
+    /// it counts as not valid (RFC 3561 §6.7).
+    pub repair_keeps_hops: bool,
 }
 
 impl Table {
@@ -84,14 +98,19 @@ impl Table {
                         precursors: BTreeSet::new(),
                         lifetime,
                         used: false,
+                        last_hops: NEVER_DOWN,
                     },
                 );
                 true
             }
             Some(r) => {
-                let better = !r.valid_seqno
-                    || fresher(seqno, r.seqno)
-                    || (seqno == r.seqno && (r.state != State::Valid || hops < r.hops));
+                let usable = match r.state {
+                    State::Valid => true,
+                    State::Repairing => self.repair_keeps_hops,
+                    State::Invalid => false,
+                };
+                let better =
+                    !r.valid_seqno || fresher(seqno, r.seqno) || (seqno == r.seqno && (!usable || hops < r.hops));
                 if !better {
                     return false;
                 }
@@ -126,6 +145,7 @@ impl Table {
             precursors: BTreeSet::new(),
             lifetime,
             used: false,
+            last_hops: NEVER_DOWN,
         });
         if r.state != State::Valid {
             r.used = false;
@@ -144,6 +164,9 @@ impl Table {
         if let Some(r) = self.routes.get_mut(&dst) {
             if bump_seqno && r.valid_seqno {
                 r.seqno = r.seqno.wrapping_add(1);
+            }
+            if r.state != State::Invalid {
+                r.last_hops = r.hops;
             }
             r.state = State::Invalid;
             r.lifetime = delete_at;

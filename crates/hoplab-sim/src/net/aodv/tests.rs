@@ -70,6 +70,7 @@ fn rreq(orig: NodeId, id: u32, dst: NodeId) -> Rreq {
         dst_seqno: 0,
         orig,
         orig_seqno: 1,
+        timestamp: SimTime::ZERO,
     }
 }
 
@@ -98,7 +99,7 @@ fn chain_with_bypass() -> Vec<Vec<bool>> {
 
 #[test]
 fn message_sizes_are_byte_exact() {
-    let rrep = Rrep { ack_required: false, hop_count: 0, dst: 1, dst_seqno: 1, orig: 1, lifetime_ms: 2000 };
+    let rrep = Rrep { ack_required: false, hop_count: 0, dst: 1, dst_seqno: 1, orig: 1, lifetime_ms: 2000, timestamp: SimTime::ZERO };
     assert_eq!(AodvMsg::Rreq(rreq(0, 1, 2)).size(), 8 + 24);
     assert_eq!(AodvMsg::Rrep(rrep.clone()).size(), 8 + 20);
     assert_eq!(AodvMsg::Hello(rrep).size(), 8 + 20);
@@ -570,7 +571,7 @@ fn data_counts_as_hello_only_when_configured() {
         };
         let mut a = node(0, &c);
         let mut out = vec![];
-        let h = Rrep { ack_required: false, hop_count: 0, dst: 1, dst_seqno: 1, orig: 1, lifetime_ms: 2000 };
+        let h = Rrep { ack_required: false, hop_count: 0, dst: 1, dst_seqno: 1, orig: 1, lifetime_ms: 2000, timestamp: SimTime::ZERO };
         a.receive(t(0.0), 1, ctl(1, 1, AodvMsg::Hello(h)), &mut out);
         // Data heard from 1 at 1.5 s, then silence.
         a.heard(t(1.5), 1, &data(9, 1, 0), &mut out);
@@ -694,7 +695,7 @@ fn failed_rrep_blacklists_the_neighbour_for_blacklist_timeout() {
         a.receive(t(at), 0, ctl(0, 5, AodvMsg::Rreq(rreq(0, id, 9))), &mut out);
         out.iter().any(|x| matches!(x, RouteAction::Send { packet, .. } if matches!(msg(packet), Some(AodvMsg::Rreq(_)))))
     };
-    let rrep = |dst| AodvMsg::Rrep(Rrep { ack_required: false, hop_count: 0, dst, dst_seqno: 1, orig: 0, lifetime_ms: 3000 });
+    let rrep = |dst| AodvMsg::Rrep(Rrep { ack_required: false, hop_count: 0, dst, dst_seqno: 1, orig: 0, lifetime_ms: 3000, timestamp: SimTime::ZERO });
     for on in [true, false] {
         let c = AodvConfig { blacklist: on, ..cfg() };
         assert_eq!(c.blacklist_timeout(), Dur::from_millis(5600));
@@ -706,4 +707,349 @@ fn failed_rrep_blacklists_the_neighbour_for_blacklist_timeout() {
         assert_eq!(forwards(&mut a, 2.0, 1), !on, "blacklist {on}: RREQ just after the failed RREP");
         assert!(forwards(&mut a, 6.7, 2), "blacklist {on}: RREQ after BLACKLIST_TIMEOUT");
     }
+}
+
+// ---------------------------------------------------------------- ns-2 (cmu preset)
+
+fn cmu() -> AodvConfig {
+    AodvConfig::preset("cmu").unwrap()
+}
+
+/// The RREQs a batch of actions originates: (IP TTL, destination).
+fn rreqs(out: &[RouteAction]) -> Vec<(u8, NodeId)> {
+    out.iter()
+        .filter_map(|a| match a {
+            RouteAction::Send { packet, .. } => match msg(packet) {
+                Some(AodvMsg::Rreq(r)) => Some((packet.ttl, r.dst)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// A RREP from neighbour `from` for `dst`, `hop_count` hops behind it,
+/// answering a RREQ sent at `ts`, addressed to originator `orig`.
+fn rrep_from(from: NodeId, dst: NodeId, hop_count: u8, orig: NodeId, ts: SimTime) -> Packet {
+    let m = Rrep { ack_required: false, hop_count, dst, dst_seqno: 10, orig, lifetime_ms: 10_000, timestamp: ts };
+    let mut p = ctl(from, 1, AodvMsg::Rrep(m));
+    p.dst = orig;
+    p
+}
+
+fn drops_of(out: &[RouteAction], reason: DropReason) -> usize {
+    out.iter().filter(|a| matches!(a, RouteAction::Drop { reason: r, .. } if *r == reason)).count()
+}
+
+#[test]
+fn cmu_preset_has_ns2_constants() {
+    let c = cmu();
+    // aodv.h
+    assert_eq!((c.ttl_start, c.ttl_increment, c.ttl_threshold, c.net_diameter), (5, 2, 7, 30));
+    assert_eq!((c.node_traversal_time_s, c.active_route_timeout_s, c.rreq_retries), (0.030, 10.0, 3));
+    assert_eq!((c.max_rreq_timeout_s, c.route_sweep_s), (10.0, 0.5));
+    assert_eq!(c.link_detection, LinkDetection::LinkLayer);
+    assert!(c.local_repair && !c.jitter_originated);
+    assert_eq!(c.rerr_ratelimit, 10_000, "aodv.cc sendError: no limit");
+    assert!(c.rerr_broadcast && !AodvConfig::default().rerr_broadcast);
+    // A relay that has no route for a packet: one RERR, broadcast though
+    // the packet's source is a known single recipient (aodv.cc rt_resolve).
+    let mut a = node(2, &c);
+    let mut out = vec![];
+    a.receive(t(0.0), 1, rrep_from(1, 0, 0, 2, t(0.0)), &mut out);
+    out.clear();
+    let mut p = data(1, 0, 9);
+    p.ttl = DEFAULT_TTL - 2;
+    a.route(t(1.0), p, &mut out);
+    assert_eq!(drops_of(&out, DropReason::Nrte), 1);
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: BROADCAST, packet } if matches!(msg(packet), Some(AodvMsg::Rerr(_))))));
+    assert_eq!((c.discovery, c.link_failure), (DiscoveryRule::Ns2, LinkFailureRule::Ns2));
+    // aodv_rqueue.h
+    assert_eq!((c.buffer_packets, c.buffer_timeout_s), (64, 30.0));
+    // The default stays RFC 3561.
+    let d = AodvConfig::default();
+    assert_eq!((d.discovery, d.link_failure, d.jitter_originated), (DiscoveryRule::Rfc3561, LinkFailureRule::Rfc3561, true));
+}
+
+/// ns-2 sendRequest for a destination never reached: its last hop count is
+/// INFINITY2, so the first RREQ is network-wide (TTL 30, not TTL_START);
+/// the waits are 2 * 30 * NODE_TRAVERSAL_TIME times the network-wide
+/// count (1.8, 3.6, 5.4, 7.2 s), retries come with the 0.5-s sweep, and the
+/// fifth attempt drops the waiting packets and holds off 10 s.
+#[test]
+fn ns2_ttl_schedule_and_retries_for_an_unknown_destination() {
+    let mut a = node(0, &cmu());
+    let mut out = vec![];
+    a.route(t(0.0), data(1, 0, 9), &mut out);
+    assert_eq!(rreqs(&out), vec![(30, 9)], "no jitter on an originated RREQ: sent at once");
+    // More packets within the wait ask nothing.
+    out.clear();
+    a.route(t(1.0), data(2, 0, 9), &mut out);
+    assert!(rreqs(&out).is_empty());
+    let mut sent = vec![];
+    let mut now = t(0.0);
+    while let Some(w) = a.poll_timeout() {
+        if w > t(30.0) {
+            break;
+        }
+        now = w;
+        let mut o = vec![];
+        a.handle_timeout(w, &mut o);
+        for r in rreqs(&o) {
+            sent.push((w, r.0));
+        }
+        if drops_of(&o, DropReason::Nrte) > 0 {
+            assert_eq!(w, t(19.0), "dropped at the first sweep after 11.5 + 7.2 s");
+            assert_eq!(drops_of(&o, DropReason::Nrte), 2);
+            assert!(has_note(&o, RouteNote::DiscoveryFailed { dst: 9 }));
+        }
+    }
+    assert!(now >= t(29.5));
+    assert_eq!(sent, vec![(t(2.0), 30), (t(6.0), 30), (t(11.5), 30)]);
+    assert_eq!(a.buffered(), 0);
+    // Held off until 19 + 10 s: a packet at 28.9 asks nothing, at 29 it does.
+    out.clear();
+    a.route(t(28.9), data(3, 0, 9), &mut out);
+    assert!(rreqs(&out).is_empty());
+    out.clear();
+    a.route(t(29.0), data(4, 0, 9), &mut out);
+    assert_eq!(rreqs(&out), vec![(30, 9)]);
+}
+
+/// ns-2 recvReply records (reply time - the RREQ's timestamp) / hops, and
+/// sendRequest waits 2 * TTL * the mean of the recorded latencies. After a
+/// 4-hop route breaks, the ring restarts at 4 + 2 = 6, then 8, then 30.
+#[test]
+fn ns2_adaptive_timeout_from_recorded_latencies() {
+    let mut a = node(0, &cmu());
+    let mut out = vec![];
+    a.route(t(0.0), data(1, 0, 4), &mut out);
+    assert_eq!(rreqs(&out), vec![(30, 4)]);
+    // The reply comes 0.2 s later over 4 hops: 0.05 s per hop.
+    out.clear();
+    a.receive(t(0.2), 1, rrep_from(1, 4, 3, 0, t(0.0)), &mut out);
+    assert_eq!(a.table.valid(4, t(0.2)).map(|r| (r.hops, r.next_hop)), Some((4, 1)));
+    assert_eq!(a.req[&4].latency, [0.05, 0.0, 0.0]);
+    assert_eq!(a.req[&4].per_hop_time(0.03), 0.05);
+    // The buffered packet went.
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: 1, packet } if packet.uid == 1)));
+    // The link to 1 fails under one of our own packets: the route goes down.
+    out.clear();
+    a.link_failed(t(1.0), 1, data(2, 0, 4), &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.last_hops)), Some((State::Invalid, 4)));
+    // Next packet: TTL 4 + 2 = 6, wait 2 * 6 * 0.05 = 0.6 s.
+    out.clear();
+    a.route(t(1.0), data(3, 0, 4), &mut out);
+    assert_eq!(rreqs(&out), vec![(6, 4)]);
+    assert_eq!(a.req[&4].timeout, t(1.6));
+    out.clear();
+    a.route(t(1.599), data(4, 0, 4), &mut out);
+    assert!(rreqs(&out).is_empty());
+    out.clear();
+    a.route(t(1.6), data(5, 0, 4), &mut out);
+    assert_eq!(rreqs(&out), vec![(8, 4)]);
+    assert_eq!(a.req[&4].timeout, t(1.6 + 0.8));
+    out.clear();
+    a.route(t(2.4), data(6, 0, 4), &mut out);
+    assert_eq!(rreqs(&out), vec![(30, 4)]);
+    assert_eq!(a.req[&4].timeout, t(2.4 + 3.0));
+    // A second reply, 0.1 s after the RREQ of 2.4 s: 0.025 s per hop; the
+    // mean of the two is 0.0375 s.
+    // (A fresher sequence number than the one the break left: 10 + 1.)
+    out.clear();
+    let mut fresh = rrep_from(1, 4, 3, 0, t(2.4));
+    if let Body::Routing(RoutingMsg::Aodv(AodvMsg::Rrep(m))) = &mut fresh.body {
+        m.dst_seqno = 12;
+    }
+    a.receive(t(2.5), 1, fresh, &mut out);
+    assert_eq!(a.req[&4].latency, [0.05, 0.025, 0.0]);
+    assert!((a.req[&4].per_hop_time(0.03) - 0.0375).abs() < 1e-12);
+    assert_eq!((a.req[&4].cnt, a.req[&4].timeout, a.req[&4].last_ttl), (0, SimTime::ZERO, 4));
+}
+
+/// ns-2 rt_ll_failed at a node the packet has come no further to than
+/// remains (the source here): the packet and everything queued for the
+/// neighbour are dropped, the node's own packets too, every route through
+/// it goes down and one RERR is broadcast, though nobody uses the route.
+#[test]
+fn ns2_link_failure_flushes_the_queue_and_drops_own_packets() {
+    let mut a = node(0, &cmu());
+    let mut out = vec![];
+    a.receive(t(0.0), 1, rrep_from(1, 4, 3, 0, t(0.0)), &mut out);
+    a.receive(t(0.0), 1, rrep_from(1, 5, 4, 0, t(0.0)), &mut out);
+    out.clear();
+    a.link_failed(t(1.0), 1, data(1, 0, 4), &mut out);
+    assert_eq!(drops_of(&out, DropReason::Cbk), 1);
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Reclaim { next_hop: 1 })));
+    let rerrs: Vec<&Rerr> = out
+        .iter()
+        .filter_map(|x| match x {
+            RouteAction::Send { next_hop: BROADCAST, packet } => match msg(packet) {
+                Some(AodvMsg::Rerr(e)) => Some(e),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rerrs.len(), 1, "sent at once, no jitter");
+    assert_eq!(rerrs[0].dests.iter().map(|d| d.0).collect::<Vec<_>>(), vec![1, 4, 5]);
+    assert!(rreqs(&out).is_empty(), "the failed packet is not re-routed");
+    for d in [1, 4, 5] {
+        assert_eq!(a.table.get(d).unwrap().state, State::Invalid);
+    }
+    // What the interface queue held for 1 comes back and is dropped, own or not.
+    out.clear();
+    a.reclaimed(t(1.0), 1, vec![data(2, 0, 4), data(3, 7, 5)], &mut out);
+    assert_eq!(drops_of(&out, DropReason::Cbk), 2);
+    assert_eq!(a.buffered(), 0);
+    // RFC 3561 behaviour for comparison: the own packet is routed again.
+    let mut r = node(0, &AodvConfig { local_repair: false, ..cfg() });
+    r.receive(t(0.0), 1, rrep_from(1, 4, 3, 0, t(0.0)), &mut out);
+    out.clear();
+    r.link_failed(t(1.0), 1, data(1, 0, 4), &mut out);
+    assert_eq!(drops_of(&out, DropReason::Cbk), 0);
+    assert_eq!(r.buffered(), 1);
+    // Control packets and broadcasts never break a link in ns-2.
+    let mut c = node(0, &cmu());
+    c.receive(t(0.0), 1, rrep_from(1, 4, 3, 0, t(0.0)), &mut out);
+    out.clear();
+    c.link_failed(t(1.0), 1, rrep_from(0, 4, 0, 1, t(0.0)), &mut out);
+    assert_eq!(drops_of(&out, DropReason::Cbk), 1);
+    assert_eq!(c.table.get(4).unwrap().state, State::Valid);
+}
+
+/// ns-2 local repair: a data packet that has come more hops than remain
+/// (num_forwards > rt_hops) is buffered and its route alone repaired, with
+/// no RERR and no queue flush; the RREQ is network-wide (the route never
+/// went down: last hop count INFINITY2) and waits 1.8 s; the repair check
+/// is armed rt_req_timeout, an absolute time, after now: at 10 + 11.8 s.
+#[test]
+fn ns2_local_repair_trigger_and_check() {
+    let mut a = node(2, &cmu());
+    let mut out = vec![];
+    // Node 2 of the chain 0-1-2-3-4: route to 4 via 3 (2 hops).
+    a.receive(t(0.0), 3, rrep_from(3, 4, 1, 0, t(0.0)), &mut out);
+    assert_eq!(a.table.valid(4, t(0.0)).map(|r| r.hops), Some(2));
+    // A packet that came 2 hops: not more than the 2 remaining: no repair.
+    let mut p = data(1, 0, 4);
+    p.ttl = DEFAULT_TTL - 2;
+    let mut b = node(2, &cmu());
+    b.receive(t(0.0), 3, rrep_from(3, 4, 1, 0, t(0.0)), &mut out);
+    out.clear();
+    b.link_failed(t(10.0), 3, p.clone(), &mut out);
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Reclaim { next_hop: 3 })));
+    assert_eq!(b.table.get(4).unwrap().state, State::Invalid);
+    // Came 3 hops (0 -> 1 -> 2 via a detour): 3 > 2: local repair.
+    p.ttl = DEFAULT_TTL - 3;
+    out.clear();
+    a.link_failed(t(10.0), 3, p, &mut out);
+    assert_eq!(rreqs(&out), vec![(30, 4)]);
+    assert!(!out.iter().any(|x| matches!(x, RouteAction::Reclaim { .. })), "no flush");
+    assert!(!out.iter().any(|x| matches!(x, RouteAction::Send { packet, .. } if matches!(msg(packet), Some(AodvMsg::Rerr(_))))));
+    assert_eq!(drops_of(&out, DropReason::Cbk), 0);
+    assert_eq!(a.buffered(), 1);
+    assert_eq!(a.table.get(4).unwrap().state, State::Repairing);
+    assert_eq!(a.req[&4].timeout, t(11.8));
+    drive(&mut a, t(21.79), &mut out);
+    assert_eq!(a.table.get(4).unwrap().state, State::Repairing);
+    drive(&mut a, t(21.81), &mut out);
+    assert_eq!(a.table.get(4).unwrap().state, State::Invalid);
+}
+
+/// ns-2 recvReply during a local repair: the route keeps its hop count, so
+/// a neighbour answering with the same sequence number over a longer path
+/// (its own route runs back through the repairing node) is ignored; a
+/// shorter or fresher answer repairs it.
+#[test]
+fn ns2_repair_ignores_a_longer_equal_sequence_reply() {
+    let mut a = node(2, &cmu());
+    let mut out = vec![];
+    a.receive(t(0.0), 3, rrep_from(3, 4, 1, 0, t(0.0)), &mut out);
+    let mut p = data(1, 0, 4);
+    p.ttl = DEFAULT_TTL - 3;
+    a.link_failed(t(10.0), 3, p, &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.hops, r.seqno)), Some((State::Repairing, 2, 10)));
+    // Node 1 answers: 3 hops to 4 behind it, through us: 4 > 2.
+    out.clear();
+    a.receive(t(10.01), 1, rrep_from(1, 4, 3, 2, t(10.0)), &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.next_hop)), Some((State::Repairing, 3)));
+    assert_eq!(a.buffered(), 1);
+    // Under RFC 3561's rule any equal-sequence news replaces a route not valid.
+    let mut r = node(2, &AodvConfig { link_failure: LinkFailureRule::Rfc3561, ..cmu() });
+    r.receive(t(0.0), 3, rrep_from(3, 4, 1, 0, t(0.0)), &mut out);
+    r.table.get_mut(4).unwrap().state = State::Repairing;
+    r.receive(t(10.01), 1, rrep_from(1, 4, 3, 2, t(10.0)), &mut out);
+    assert_eq!(r.table.get(4).map(|r| (r.state, r.next_hop, r.hops)), Some((State::Valid, 1, 4)));
+    // A 1-hop answer (shorter) repairs ours and releases the packet.
+    out.clear();
+    a.receive(t(10.02), 5, rrep_from(5, 4, 0, 2, t(10.0)), &mut out);
+    assert_eq!(a.table.get(4).map(|r| (r.state, r.next_hop, r.hops)), Some((State::Valid, 5, 1)));
+    assert!(out.iter().any(|x| matches!(x, RouteAction::Send { next_hop: 5, packet } if packet.uid == 1)));
+}
+
+/// ns-2 recvReply sends the waiting packets ARP_DELAY (10 ms) apart, the
+/// first at once; a route learned from a RREQ releases them together.
+#[test]
+fn ns2_reply_releases_buffered_packets_10_ms_apart() {
+    let mut a = node(0, &cmu());
+    let mut out = vec![];
+    for uid in 1..=3 {
+        a.route(t(0.0), data(uid, 0, 4), &mut out);
+    }
+    assert_eq!(a.buffered(), 3);
+    drive(&mut a, t(0.0), &mut out);
+    out.clear();
+    a.receive(t(0.05), 1, rrep_from(1, 4, 3, 0, t(0.0)), &mut out);
+    let sends = |o: &[RouteAction]| -> Vec<u64> {
+        o.iter().filter_map(|x| match x {
+            RouteAction::Send { next_hop: 1, packet } if !packet.is_routing() => Some(packet.uid),
+            _ => None,
+        }).collect()
+    };
+    assert_eq!(sends(&out), vec![1]);
+    let mut o = vec![];
+    drive(&mut a, t(0.0599), &mut o);
+    assert_eq!(sends(&o), Vec::<u64>::new());
+    drive(&mut a, t(0.06), &mut o);
+    assert_eq!(sends(&o), vec![2]);
+    o.clear();
+    drive(&mut a, t(0.07), &mut o);
+    assert_eq!(sends(&o), vec![3]);
+    // From a RREQ of the destination itself: all at once.
+    let mut b = node(0, &cmu());
+    for uid in 1..=3 {
+        b.route(t(0.0), data(uid, 0, 4), &mut out);
+    }
+    let mut q = rreq(4, 1, 0);
+    q.hop_count = 3;
+    q.orig_seqno = 10;
+    out.clear();
+    b.receive(t(0.05), 1, ctl(1, 30, AodvMsg::Rreq(q)), &mut out);
+    assert_eq!(sends(&out), vec![1, 2, 3]);
+}
+
+/// ns-2 aodv.h lifetimes: a destination grants MY_ROUTE_TIMEOUT 10 s, RREQ
+/// IDs are kept BCAST_ID_SAVE 6 s, and every RREQ of an originator gives
+/// its reverse route REV_ROUTE_LIFE 6 s, whether or not it changes it.
+#[test]
+fn ns2_lifetimes() {
+    let c = cmu();
+    assert_eq!((c.lifetimes, c.my_route_timeout(), c.rreq_id_hold()), (Lifetimes::Ns2, Dur::from_millis(10_000), Dur::from_millis(6000)));
+    let d = AodvConfig::default();
+    assert_eq!((d.lifetimes, d.my_route_timeout(), d.rreq_id_hold()), (Lifetimes::Rfc3561, Dur::from_millis(6000), Dur::from_millis(5600)));
+    let mut a = node(2, &c);
+    let mut out = vec![];
+    let mut q = rreq(0, 1, 9);
+    q.hop_count = 1;
+    a.receive(t(1.0), 1, ctl(1, 29, AodvMsg::Rreq(q.clone())), &mut out);
+    assert_eq!(a.table.valid(0, t(1.0)).map(|r| (r.hops, r.lifetime)), Some((2, t(7.0))));
+    // The same RREQ ID again within 6 s is discarded; after 6 s it is new.
+    q.rreq_id = 2;
+    a.receive(t(4.0), 1, ctl(1, 29, AodvMsg::Rreq(q.clone())), &mut out);
+    assert_eq!(a.table.get(0).unwrap().lifetime, t(10.0), "no change of route, lifetime extended");
+    out.clear();
+    a.receive(t(9.9), 1, ctl(1, 29, AodvMsg::Rreq(q.clone())), &mut out);
+    assert!(out.is_empty(), "seen at 4.0, kept until 10.0");
+    a.receive(t(10.0), 1, ctl(1, 29, AodvMsg::Rreq(q)), &mut out);
+    assert!(!rreqs(&out).is_empty() || !a.jittered.is_empty(), "rebroadcast after BCAST_ID_SAVE");
 }

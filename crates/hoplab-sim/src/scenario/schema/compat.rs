@@ -53,6 +53,7 @@ pub const PROFILE: &[Entry] = &[
     // --- link ---
     ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address"),
     // --- routing ---
+    ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "aodv"), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "dsr"), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---
     ns2("tcp.mss_bytes", "1000", "ns-default.tcl: Agent/TCP set packetSize_ 1000 (payload; +40 B TCP/IP, tcp.cc)"),

@@ -83,7 +83,7 @@ fn every_default_and_preset_is_in_range() {
     // The reference shows per-preset defaults where they differ.
     let e = entries();
     let ld = e.iter().find(|e| e.path == "routing.aodv.link_detection").unwrap();
-    assert_eq!(ld.default, "rfc3561: \"link_layer\"; aodv-uu: \"hello\"");
+    assert_eq!(ld.default, "rfc3561: \"link_layer\"; aodv-uu: \"hello\"; cmu: \"link_layer\"");
     assert_eq!(e.iter().find(|e| e.path == "tcp.mss_bytes").unwrap().default, "1460");
     assert_eq!(e.len(), FIELDS.len());
 }
