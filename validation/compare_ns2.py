@@ -305,7 +305,8 @@ def main() -> int:
         ap.error(f"unknown profile {bad[0]!r} (known: {', '.join(PROFILES)})")
     c = Comparison(a)
     for name in ALL if a.experiment == "all" else [a.experiment]:
-        print(f"\n### {name}: {a.duration:g} s, seeds {a.seeds}, MSS {a.mss} B\n")
+        dur = "200 s, seeds 1-3" if name == "rwp" else f"{a.duration:g} s, seeds {a.seeds}"
+        print(f"\n### {name}: {dur}, MSS {a.mss} B\n")
         print_header(a.profile_list)
         for _ in experiments(c, name):
             pass

@@ -387,3 +387,18 @@ def test_toml_writer_round_trips_every_example():
         resolved = tomllib.loads(hoplab._core.resolved_scenario(p.read_text(), "toml"))
         assert tomllib.loads(_toml_emit.dumps(resolved)) == resolved, p
     assert ROOT.exists()
+
+
+def test_a_setdest_leg_slower_than_a_crawl_is_accepted():
+    # setdest -v 1 draws speeds from U(0, max]: a valid file can hold 0.00044 m/s
+    # (the 150-node file of validation/compare_ns2.py's seed 3 does).
+    import json
+
+    from hoplab import _core
+    from hoplab.formats.ns2 import merge_movement, parse_movement
+
+    text = ("$node_(0) set X_ 10.0\n$node_(0) set Y_ 10.0\n$node_(1) set X_ 100.0\n$node_(1) set Y_ 10.0\n"
+            '$ns_ at 1.0 "$node_(0) setdest 50.0 10.0 0.00044221989831"\n')
+    base = {"duration_s": 5.0, "flows": [{"kind": "ftp", "src": 0, "dst": 1}]}
+    sc, _ = merge_movement(base, parse_movement(text))
+    _core.validate_json(json.dumps(sc))
