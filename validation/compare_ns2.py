@@ -164,6 +164,7 @@ class Comparison:
         self.a = a
         self.cache = Ns2Cache(a.cache, a.fresh)
         self.rows: list[dict[str, Any]] = []
+        self.rwp_runs: dict[str, list[dict[str, Any]]] = {}
         self.sink = a.jsonl.open("a") if a.jsonl else None
 
     def case(self, label: str, kind: str, routing: str, *, hops: int = 0, max_cwnd: int = 0,
@@ -220,6 +221,8 @@ class Comparison:
             sc, _ = merge_movement(base, mv)
             res[p] = [hoplab_result(sc, seed)]
         self.add(f"rwp 150 nodes AODV seed {seed}", "aodv", {"seed": seed}, res)
+        for k, v in res.items():
+            self.rwp_runs.setdefault(k, []).extend(v)
 
 
 def print_header(profiles: list[str]) -> None:
@@ -278,8 +281,11 @@ def experiments(c: Comparison, name: str) -> Iterator[None]:
             yield c.case(f"7x7 grid cross, {routing}", "grid", routing, flows=[(21, 27, 1.0), (3, 45, 1.5)],
                          rts_all=False, ns2_extra=["-pattern", "cross", "-start", "1", "-stagger", "0.5"])
     elif name == "rwp":
-        for seed in [s for s in a.seed_list if s <= 3]:
+        seeds = [s for s in a.seed_list if s <= 3]
+        for seed in seeds:
             yield c.rwp(seed)
+        if len(seeds) > 1:
+            yield c.add(f"rwp 150 nodes AODV, mean of seeds {seeds[0]}-{seeds[-1]}", "aodv", {}, c.rwp_runs)
 
 
 ALL = ["chain-static", "chain-aodv", "window", "dsr", "grid", "rwp"]
