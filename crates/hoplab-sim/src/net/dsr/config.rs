@@ -140,6 +140,19 @@ pub struct DsrConfig {
     /// Data packets carry a second 20-byte IP header on the air, as ns-2's
     /// DSR agent counts one (dsragent.cc recv, `cmh->size() += IP_HDR_LEN`).
     pub double_ip_header: bool,
+    /// Learn from (snoop, shorten, take errors from) overheard packets this
+    /// node originated, forwarded by a neighbour. false: ns-2's dsragent.cc
+    /// `tap` ("don't trouble me with my own packets", `p.src == net_id`),
+    /// so a source whose packet a forwarder salvages onto a new route does
+    /// not learn that route by overhearing it.
+    pub snoop_own_packets: bool,
+    /// Delay the Route Requests this node originates, and the Route Replies
+    /// it sends as a request's target, by U(0, broadcast_jitter_s), as
+    /// ns-2 does (dsragent.cc sendOutPacketWithRoute: "route requests need
+    /// to be jittered a bit", every request; returnSrcRouteToRequestor:
+    /// "we now want to jitter when we first originate route replies").
+    /// false: only rebroadcasts wait (RFC 4728 §8.2.2 BroadcastJitter).
+    pub jitter_originated: bool,
 }
 
 impl Default for DsrConfig {
@@ -182,6 +195,8 @@ impl Default for DsrConfig {
             reverse_learning: true,
             error_hold_s: 0.0,
             double_ip_header: false,
+            snoop_own_packets: true,
+            jitter_originated: false,
         }
     }
 }
@@ -206,7 +221,9 @@ impl DsrConfig {
             }),
             // `ns2` plus the rest of ns-2.35's dsragent.cc: flow state,
             // salvage by route discovery at forwarders, the send-buffer scan,
-            // and its route cache's forward-only learning.
+            // its route cache's forward-only learning, its tap, which
+            // ignores the node's own packets, and its jitter on every
+            // request and on the target's replies.
             "cmu" => Some(DsrConfig {
                 flow_state: true,
                 salvage_discovery: true,
@@ -214,6 +231,8 @@ impl DsrConfig {
                 reverse_learning: false,
                 error_hold_s: 1.0,
                 double_ip_header: true,
+                snoop_own_packets: false,
+                jitter_originated: true,
                 ..DsrConfig::default()
             }),
             _ => None,

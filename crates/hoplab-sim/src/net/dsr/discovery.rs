@@ -63,6 +63,13 @@ impl Dsr {
         let r = RouteRequest { id: self.next_request_id, target, addrs: vec![], error };
         let mut p = self.control(now, BROADCAST, DsrMsg::Request(r));
         p.ttl = ttl;
+        if self.cfg.jitter_originated {
+            // ns-2 dsragent.cc sendOutPacketWithRoute: every route request
+            // leaves after Random::uniform(RREQ_JITTER).
+            let wait = dur(self.cfg.broadcast_jitter_s * self.rng.unit());
+            self.jitter.push((now + wait, BROADCAST, p));
+            return;
+        }
         out.push(RouteAction::Send { next_hop: BROADCAST, packet: p });
     }
 
@@ -282,6 +289,20 @@ impl Dsr {
             // learn several routes.
             let mut route = r.addrs.clone();
             route.push(self.me);
+            if self.cfg.jitter_originated {
+                // ns-2 dsragent.cc returnSrcRouteToRequestor: the target's
+                // reply leaves after Random::uniform(RREQ_JITTER).
+                let mut later = vec![];
+                self.send_reply(now, initiator, &r.addrs, route, &mut later);
+                let wait = dur(self.cfg.broadcast_jitter_s * self.rng.unit());
+                for a in later {
+                    match a {
+                        RouteAction::Send { next_hop, packet } => self.jitter.push((now + wait, next_hop, packet)),
+                        a => out.push(a),
+                    }
+                }
+                return;
+            }
             return self.send_reply(now, initiator, &r.addrs, route, out);
         }
         if self.seen_before(initiator, r.id) {
@@ -308,7 +329,7 @@ impl Dsr {
         r.addrs.push(self.me);
         p.body = Body::Routing(RoutingMsg::Dsr(DsrMsg::Request(r)));
         let wait = dur(self.cfg.broadcast_jitter_s * self.rng.unit());
-        self.jitter.push((now + wait, p));
+        self.jitter.push((now + wait, BROADCAST, p));
     }
 
     /// Send a Route Reply carrying `route` (initiator excluded) back along
@@ -358,6 +379,9 @@ impl Dsr {
         if self.maint.len() < before {
             self.confirmed.insert(from, now);
             self.cache.confirm(now, self.me, from);
+        }
+        if !self.cfg.snoop_own_packets && p.src == self.me {
+            return; // ns-2 dsragent.cc tap: "don't trouble me with my own packets"
         }
         if let Body::Routing(RoutingMsg::Dsr(m)) = &p.body {
             match m {

@@ -71,7 +71,7 @@ pub struct Dsr {
     pub(super) seen: BTreeMap<NodeId, (u64, VecDeque<u16>)>,
     pub(super) seen_clock: u64,
     /// Requests waiting out their BroadcastJitter, in order of release.
-    pub(super) jitter: Vec<(SimTime, Packet)>,
+    pub(super) jitter: Vec<(SimTime, NodeId, Packet)>,
     pub(super) maint: Vec<MaintEntry>,
     /// When each neighbour last acknowledged a packet (MaintHoldoffTime).
     pub(super) confirmed: BTreeMap<NodeId, SimTime>,
@@ -482,12 +482,13 @@ impl Protocol for Dsr {
     }
 
     fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<RouteAction>) {
-        // Rebroadcasts whose jitter ran out, in release order.
+        // Rebroadcasts (and with `jitter_originated` our requests and
+        // replies) whose jitter ran out, in release order.
         let mut i = 0;
         while i < self.jitter.len() {
             if self.jitter[i].0 <= now {
-                let (_, p) = self.jitter.remove(i);
-                out.push(RouteAction::Send { next_hop: BROADCAST, packet: p });
+                let (_, next_hop, p) = self.jitter.remove(i);
+                out.push(RouteAction::Send { next_hop, packet: p });
             } else {
                 i += 1;
             }

@@ -913,3 +913,51 @@ fn a_forwarder_that_does_not_know_the_flow_salvages_and_tells_the_source() {
     assert_eq!(est, vec![true, true, true, false]);
     assert_eq!(n.delivered_uids(3).len(), 9);
 }
+
+#[test]
+fn with_the_ns2_tap_a_source_learns_nothing_from_its_own_packets_overheard() {
+    // ns-2 dsragent.cc tap: "don't trouble me with my own packets". Node 0
+    // overhears node 1 forward (say, salvage) 0's packet on 0-1-2-3: with
+    // `snoop_own_packets` it learns the route to 3, without it nothing; a
+    // packet of another source teaches it either way.
+    for own in [true, false] {
+        let cfg = DsrConfig { snoop_own_packets: own, ..ns2_cfg() };
+        let mut d = node(0, &cfg);
+        let mut p = data(1, 0, 3);
+        p.sr = Some(Box::new(SourceRoute { addrs: vec![0, 1, 2, 3], at: 1, salvage: 1, ack_request: false, flow: None }));
+        let mut out = vec![];
+        d.overhear(ms(1), 1, 2, &p, &mut out);
+        assert_eq!(d.cache().find(ms(1), 3).is_some(), own);
+        let mut q = data(2, 4, 3);
+        q.sr = Some(Box::new(SourceRoute { addrs: vec![4, 1, 2, 3], at: 1, salvage: 0, ack_request: false, flow: None }));
+        d.overhear(ms(2), 1, 2, &q, &mut out);
+        assert_eq!(d.cache().find(ms(2), 3), Some(vec![0, 1, 2, 3]));
+    }
+}
+
+#[test]
+fn with_originator_jitter_own_requests_and_target_replies_wait_up_to_the_jitter() {
+    // ns-2 dsragent.cc sendOutPacketWithRoute jitters every route request by
+    // U(0, RREQ_JITTER); returnSrcRouteToRequestor the target's reply.
+    for jitter in [false, true] {
+        let cfg = DsrConfig { jitter_originated: jitter, ..ns2_cfg() };
+        let mut n = net(TestNet::chain_links(2), &cfg);
+        n.send_data(0, 1);
+        n.run_until(ms(100));
+        let at = |kind: &str, who: NodeId| n.sent.iter().find(|s| s.1 == who && dsr_msg(&s.3).is_some_and(|m| m.kind() == kind)).map(|s| s.0).unwrap();
+        let (req, rep) = (at("dsr.rreq", 0), at("dsr.rrep", 1));
+        if jitter {
+            assert!(req > SimTime::ZERO && req <= ms(10), "{req:?}");
+            // The reply leaves 0-10 ms after the request reached node 1 (1 ms a hop).
+            let wait = rep.as_secs_f64() - req.as_secs_f64() - 0.001;
+            assert!(wait > 0.0 && wait <= 0.010 + 1e-9, "{wait}");
+        } else {
+            assert_eq!(req, SimTime::ZERO);
+            assert_eq!(rep, ms(1));
+        }
+        assert_eq!(n.delivered_uids(1).len(), 1);
+    }
+    let cmu = DsrConfig::preset("cmu").unwrap();
+    assert!(cmu.jitter_originated && !cmu.snoop_own_packets);
+    assert!(ns2_cfg().snoop_own_packets && !ns2_cfg().jitter_originated);
+}

@@ -243,6 +243,8 @@ pub const FIELDS: &[Field] = &[
     n("routing.dsr.error_hold_s", "float", S, JITTER, "ns-2 dsragent.cc max_err_hold (1 s)", "Route Error piggybacked on every request this long; 0: on the next request only"),
     o("routing.dsr.double_ip_header", "bool", "ns-2 dsragent.cc recv (IP_HDR_LEN)", "data packets carry a second 20-byte IP header"),
     o("routing.dsr.reverse_learning", "bool", "RFC 4728 §8.1.4; ns-2 routecache.cc pre_noticeRouteUsed: false", "also cache the reverse of routes heard, and the way back to every request's initiator"),
+    o("routing.dsr.snoop_own_packets", "bool", "ns-2 dsragent.cc tap (p.src == net_id): false", "learn from overheard packets this node originated (forwarded by a neighbour)"),
+    o("routing.dsr.jitter_originated", "bool", "ns-2 dsragent.cc sendOutPacketWithRoute, returnSrcRouteToRequestor (RREQ_JITTER): true", "own route requests and the target's replies also wait U(0, broadcast_jitter_s)"),
     n("routing.dsr.send_buffer_check_s", "float", S, JITTER, "ns-2 dsragent.h BUFFER_CHECK", "send-buffer scan period (0: packets leave at once)"),
     // olsr
     n("routing.olsr.hello_interval_s", "float", S, OLSR_VTIME, "RFC 3626 §18.2 HELLO_INTERVAL", "HELLO period"),
