@@ -1,5 +1,6 @@
 //! What the event queue carries, and the table of frames on the air.
 
+use crate::time::Dur;
 use crate::wire::Frame;
 
 /// An event delivered to one node (the node is part of the queue key).
@@ -35,28 +36,36 @@ impl Event {
 #[derive(Default)]
 pub struct TxTable {
     frames: Vec<Option<Frame>>,
+    /// Each frame's airtime, computed once by its sender.
+    airtimes: Vec<Dur>,
     pending: Vec<u32>,
     free: Vec<u32>,
 }
 
 impl TxTable {
-    /// Store a frame that `receivers` nodes will hear the end of.
-    pub fn insert(&mut self, frame: Frame, receivers: u32) -> u32 {
+    /// Store a frame lasting `airtime` that `receivers` nodes will hear the end of.
+    pub fn insert(&mut self, frame: Frame, airtime: Dur, receivers: u32) -> u32 {
         if receivers == 0 {
             return u32::MAX;
         }
         match self.free.pop() {
             Some(i) => {
                 self.frames[i as usize] = Some(frame);
+                self.airtimes[i as usize] = airtime;
                 self.pending[i as usize] = receivers;
                 i
             }
             None => {
                 self.frames.push(Some(frame));
+                self.airtimes.push(airtime);
                 self.pending.push(receivers);
                 (self.frames.len() - 1) as u32
             }
         }
+    }
+
+    pub fn airtime(&self, tx: u32) -> Dur {
+        self.airtimes[tx as usize]
     }
 
     pub fn get(&self, tx: u32) -> &Frame {

@@ -151,7 +151,7 @@ impl Node {
         match ev {
             Event::RxStart { tx, power, sensed, interferes } => {
                 let was = self.radio.busy();
-                let airtime = self.mac.airtime(ctx.txs.get(tx));
+                let airtime = ctx.txs.airtime(tx);
                 let captured = self.radio.signal_start(tx, power, sensed, interferes, now + airtime);
                 if self.radio.busy() != was {
                     self.mac.handle_medium(now, true);
@@ -337,7 +337,7 @@ impl Node {
         self.radio.start_tx();
         ctx.queue.push(end, Phase::SignalEnd, self.id, Event::TxEnd);
         let links = ctx.channel.links(self.id);
-        let tx = ctx.txs.insert(frame, links.len() as u32);
+        let tx = ctx.txs.insert(frame, airtime, links.len() as u32);
         for l in links {
             let start = now + l.delay;
             ctx.queue.push(start, Phase::SignalStart, l.node, Event::RxStart { tx, power: l.power, sensed: l.sensed, interferes: l.interferes });

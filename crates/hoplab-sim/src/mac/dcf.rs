@@ -87,6 +87,11 @@ impl MacConfig {
     pub fn data_time(&self, bytes: u32) -> Dur {
         self.phy.airtime(bytes, self.phy.data_rate_bps)
     }
+    /// The MPDU that carries an IP packet of `packet_bytes`: the header and
+    /// FCS (24 B header, or ns-2's 30 with `data_header_bytes`) and the packet.
+    pub fn data_mpdu(&self, packet_bytes: u32) -> u32 {
+        crate::wire::DATA_OVERHEAD_BYTES + self.data_header_extra + packet_bytes
+    }
     /// EIFS = SIFS + ACK airtime at the lowest rate + DIFS (§9.2.10).
     pub fn eifs(&self) -> Dur {
         self.sifs + self.ctrl_time(crate::wire::ACK_BYTES) + self.difs()
@@ -265,7 +270,7 @@ impl Dcf {
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0fff;
         // §9.2: RTS/CTS for unicast MPDUs longer than dot11RTSThreshold.
-        let mpdu = crate::wire::DATA_OVERHEAD_BYTES + self.cfg.data_header_extra + packet.size();
+        let mpdu = self.cfg.data_mpdu(packet.size());
         let long = if self.cfg.rts_ns2_basis {
             // ns-2 Mac802_11::sendRTS: no RTS if `ch->size() < RTSThreshold_`,
             // the size counting getHdrLen11() (24 B PLCP + 34 B header + FCS).
@@ -532,7 +537,7 @@ impl Dcf {
     fn start_exchange(&mut self) {
         let cur = self.cur.as_ref().expect("no frame to send");
         if cur.use_rts {
-            let data = self.cfg.data_time(crate::wire::DATA_OVERHEAD_BYTES + self.cfg.data_header_extra + cur.packet.size());
+            let data = self.cfg.data_time(self.cfg.data_mpdu(cur.packet.size()));
             // §7.2.1.1: 3 SIFS + CTS + DATA + ACK.
             let dur = self.cfg.sifs.mul(3) + self.cts_time + data + self.ack_time;
             let f = Frame { kind: FrameKind::Rts, src: self.addr, dst: cur.next_hop, duration_us: dur_us_ceil(dur), seq: 0, retry: false, packet: None };

@@ -122,6 +122,9 @@ mod tests {
         let mut j: serde_json::Value = serde_json::json!({"compat": "ns2", "routing": {"protocol": "aodv"}});
         apply(&mut j);
         assert_eq!(j["tcp"]["mss_bytes"], 1000);
-        assert!(j["routing"].get("preset").is_none() || j["routing"]["preset"] != "ns2");
+        assert_eq!(j["routing"]["preset"], "cmu", "the condition on routing.protocol holds in JSON too");
+        let mut dsdv: serde_json::Value = serde_json::json!({"compat": "ns2", "routing": {"protocol": "dsdv"}});
+        apply(&mut dsdv);
+        assert!(dsdv["routing"].get("preset").is_none(), "no preset entry names dsdv");
     }
 }
