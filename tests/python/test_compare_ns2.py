@@ -24,7 +24,7 @@ def _ratio(routing: str, hops: int, profile: str, seeds=(1, 2, 3)) -> float:
     for seed in seeds:
         args = C.ns2_args(routing, seed, a, rts_all=False, extra=["-hops", str(hops)])
         if " ".join(["chain.tcl", *args]) not in cache.runs:
-            pytest.skip("no recorded ns-2 run")
+            pytest.fail(f"no recorded ns-2 run for {args} in validation/ns2_runs.jsonl")
         ns2.append(C.ns2_result(cache.run("chain.tcl", args))["kbps"])
         sc = C.hoplab_scenario(profile, "chain", routing, a, hops=hops, flows=[(0, hops, 1.0)], rts_all=False)
         ours.append(C.hoplab_result(sc, seed)["kbps"])
