@@ -218,6 +218,21 @@ def print_table(rows: list[Row], sims: list[str]) -> None:
         print(f"| {r.case.name} | " + " | ".join(cells) + " |", flush=True)
 
 
+def dump(cases: list[Case], out: Path, timeout: float) -> int:
+    """Run ns-2 once per case (for its flows and movement) and write hoplab's scenario."""
+    out.mkdir(parents=True, exist_ok=True)
+    for c in cases:
+        res = run_ns2(c, out, timeout)
+        if res is None:
+            print(f"speed.py: ns-2 timed out on {c.name}", file=sys.stderr)
+            return 1
+        _, j = res
+        scen = Path(j["scen"]) if "scen" in j else out
+        (out / f"{c.name}.json").write_text(json.dumps(c.hoplab(j, scen)))
+        print(out / f"{c.name}.json")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", help="a scenario name (repeatable); default: all but rwp1000-aodv")
@@ -226,6 +241,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per process")
     ap.add_argument("--ns3", type=Path, help="the ns-3 peer's build folder (its chain, grid programs)")
     ap.add_argument("--jsonl", type=Path, help="append every measurement to this file")
+    ap.add_argument("--dump", type=Path, help="write each hoplab scenario to DIR/NAME.json (for profiling "
+                    "with examples/runjson) and the ns-2 movement files beside them; no timing")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     if a.list:
@@ -244,6 +261,8 @@ def main() -> int:
     load = os.getloadavg()
     print(f"speed.py: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, load "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {a.repeat} interleaved round(s), medians\n", flush=True)
+    if a.dump:
+        return dump(cases, a.dump, a.timeout)
     rows = [Row(c) for c in cases]
     with tempfile.TemporaryDirectory(prefix="hoplab-speed-") as tmp:
         scen_dir = Path(tmp)

@@ -131,9 +131,13 @@ impl Channel {
         self.links[from as usize].as_deref().unwrap()
     }
 
+    /// Sorted by arrival (delay, then node id): the order in which the
+    /// frame's start, and its end, reach the receivers (world.rs delivers
+    /// them as one wave each).
     fn compute_links(&self, from: NodeId) -> Box<[Link]> {
         let p = &self.params;
-        self.nodes_within(from, p.max_range())
+        let mut links: Vec<Link> = self
+            .nodes_within(from, p.max_range())
             .into_iter()
             .filter_map(|node| {
                 let d = self.distance(from, node);
@@ -151,7 +155,9 @@ impl Channel {
                     interferes,
                 })
             })
-            .collect()
+            .collect();
+        links.sort_unstable_by_key(|l| (l.delay, l.node));
+        links.into_boxed_slice()
     }
 
     /// Whether `b` can decode `a`'s frames (the topology static routing uses).
@@ -191,7 +197,7 @@ mod tests {
         let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos);
         let l: Vec<(NodeId, bool)> = ch.links(0).iter().map(|l| (l.node, l.sensed)).collect();
         // 200 and 400 m are within 550 m; 600 m is not.
-        assert_eq!(l, vec![(1, true), (2, true)]);
+        assert_eq!(l, vec![(1, true), (2, true)]); // nearest first
         assert!(ch.in_tx_range(0, 1));
         assert!(!ch.in_tx_range(0, 2));
         let d = ch.links(0)[0].delay;
