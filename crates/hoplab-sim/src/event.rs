@@ -1,7 +1,9 @@
 //! What the event queue carries, and the table of frames on the air.
 
-use crate::time::Dur;
-use crate::wire::Frame;
+use crate::phy::Link;
+use crate::queue::{EventQueue, Phase};
+use crate::time::{Dur, SimTime};
+use crate::wire::{Frame, NodeId};
 
 /// An event delivered to one node (the node is part of the queue key).
 #[derive(Clone, Copy, Debug)]
@@ -16,6 +18,10 @@ pub enum Event {
     Timer { slot: u16, gen: u32 },
     /// Scripted mobility: update this node's position.
     Move,
+    /// The world's, never a node's: the next receiver of transmission `tx`
+    /// sees its start (or its `end`); the world turns it into that node's
+    /// `RxStart` (`RxEnd`) with `TxTable::step`.
+    Wave { tx: u32, end: bool },
 }
 
 impl Event {
@@ -27,57 +33,117 @@ impl Event {
             Event::TxEnd => 3,
             Event::Timer { slot, .. } => 4 | (slot as u64) << 8,
             Event::Move => 5,
+            Event::Wave { .. } => unreachable!("a wave is delivered as RxStart or RxEnd"),
         }
     }
+}
+
+/// One receiver of a frame on the air.
+#[derive(Clone, Copy, Debug)]
+struct Receiver {
+    node: NodeId,
+    delay: Dur,
+    power: f64,
+    sensed: bool,
+    interferes: bool,
+    /// Queue sequence number of its RxStart; its RxEnd has the next one.
+    seq: u64,
+}
+
+struct Slot {
+    frame: Option<Frame>,
+    /// The frame's airtime, computed once by its sender.
+    airtime: Dur,
+    sent: SimTime,
+    /// Receivers in arrival order (delay, then node id).
+    receivers: Vec<Receiver>,
+    /// The next receiver of the start wave and of the end wave.
+    next: [u32; 2],
+    /// Receivers yet to see the end.
+    pending: u32,
 }
 
 /// Frames on the air, each kept until every receiver has seen its end;
 /// receivers borrow the frame instead of each getting a copy.
+///
+/// A frame reaches its k receivers as two waves, its start and its end,
+/// each one queue entry that steps from receiver to receiver in arrival
+/// order instead of k entries. The entry keeps the key the receiver's own
+/// event would have had (time, phase, node, a sequence number reserved at
+/// the transmission), so events pop in the same order as k separate
+/// entries would.
 #[derive(Default)]
 pub struct TxTable {
-    frames: Vec<Option<Frame>>,
-    /// Each frame's airtime, computed once by its sender.
-    airtimes: Vec<Dur>,
-    pending: Vec<u32>,
+    slots: Vec<Slot>,
     free: Vec<u32>,
 }
 
 impl TxTable {
-    /// Store a frame lasting `airtime` that `receivers` nodes will hear the end of.
-    pub fn insert(&mut self, frame: Frame, airtime: Dur, receivers: u32) -> u32 {
-        if receivers == 0 {
+    /// Put `frame`, lasting `airtime`, on the air now towards `links` (in
+    /// arrival order) and queue its two waves. Returns its id (`u32::MAX`
+    /// when nobody hears it).
+    pub fn launch(&mut self, queue: &mut EventQueue<Event>, now: SimTime, frame: Frame, airtime: Dur, links: &[Link]) -> u32 {
+        if links.is_empty() {
             return u32::MAX;
         }
-        match self.free.pop() {
-            Some(i) => {
-                self.frames[i as usize] = Some(frame);
-                self.airtimes[i as usize] = airtime;
-                self.pending[i as usize] = receivers;
-                i
-            }
+        let tx = match self.free.pop() {
+            Some(i) => i,
             None => {
-                self.frames.push(Some(frame));
-                self.airtimes.push(airtime);
-                self.pending.push(receivers);
-                (self.frames.len() - 1) as u32
+                self.slots.push(Slot { frame: None, airtime, sent: now, receivers: Vec::new(), next: [0; 2], pending: 0 });
+                (self.slots.len() - 1) as u32
             }
+        };
+        let s = &mut self.slots[tx as usize];
+        s.frame = Some(frame);
+        s.airtime = airtime;
+        s.sent = now;
+        s.next = [0; 2];
+        s.pending = links.len() as u32;
+        s.receivers.clear();
+        s.receivers.extend(links.iter().map(|l| Receiver {
+            node: l.node,
+            delay: l.delay,
+            power: l.power,
+            sensed: l.sensed,
+            interferes: l.interferes,
+            seq: queue.reserve(l.node, 2),
+        }));
+        let first = s.receivers[0];
+        let start = now + first.delay;
+        queue.push_held(start, Phase::SignalStart, first.node, first.seq, Event::Wave { tx, end: false });
+        queue.push_seq(start + airtime, Phase::SignalEnd, first.node, first.seq + 1, Event::Wave { tx, end: true });
+        tx
+    }
+
+    /// A wave of `tx` came up: the receiver it reached and that receiver's
+    /// event. The wave moves on to the next receiver.
+    pub fn step(&mut self, queue: &mut EventQueue<Event>, tx: u32, end: bool) -> (NodeId, Event) {
+        let s = &mut self.slots[tx as usize];
+        let i = s.next[end as usize] as usize;
+        s.next[end as usize] += 1;
+        let r = s.receivers[i];
+        if let Some(n) = s.receivers.get(i + 1) {
+            let (phase, offset, seq) = if end { (Phase::SignalEnd, s.airtime, n.seq + 1) } else { (Phase::SignalStart, Dur(0), n.seq) };
+            queue.push_held(s.sent + n.delay + offset, phase, n.node, seq, Event::Wave { tx, end });
         }
+        let ev = if end { Event::RxEnd { tx } } else { Event::RxStart { tx, power: r.power, sensed: r.sensed, interferes: r.interferes } };
+        (r.node, ev)
     }
 
     pub fn airtime(&self, tx: u32) -> Dur {
-        self.airtimes[tx as usize]
+        self.slots[tx as usize].airtime
     }
 
     pub fn get(&self, tx: u32) -> &Frame {
-        self.frames[tx as usize].as_ref().expect("frame already released")
+        self.slots[tx as usize].frame.as_ref().expect("frame already released")
     }
 
     /// One receiver is done with `tx`.
     pub fn release(&mut self, tx: u32) {
-        let p = &mut self.pending[tx as usize];
-        *p -= 1;
-        if *p == 0 {
-            self.frames[tx as usize] = None;
+        let s = &mut self.slots[tx as usize];
+        s.pending -= 1;
+        if s.pending == 0 {
+            s.frame = None;
             self.free.push(tx);
         }
     }

@@ -35,9 +35,15 @@ const ROUTER_TIMER: usize = MAC_TIMERS;
 /// numbers (and so their event hashes).
 const ARP_TIMER: usize = MAC_TIMERS + 1;
 
+/// One timer. Its deadline `at` has the queue key (`key`: time, sequence
+/// number) an entry pushed when it was armed would have; the entry actually
+/// queued (`queued`, matched by `gen`) may be earlier: a timer moved later
+/// is not pushed again, its entry re-queues itself at `key` when it pops.
 #[derive(Clone, Copy, Default)]
 struct TimerSlot {
     at: Option<SimTime>,
+    key: (SimTime, u64),
+    queued: Option<(SimTime, u64)>,
     gen: u32,
 }
 
@@ -194,11 +200,21 @@ impl Node {
                 }
                 self.mac.handle_tx_end(now);
             }
-            Event::Move => unreachable!("the world handles mobility"),
+            Event::Move | Event::Wave { .. } => unreachable!("the world handles mobility and waves"),
             Event::Timer { slot, gen } => {
                 let slot = slot as usize;
                 let s = &mut self.timers[slot];
-                if s.gen != gen || s.at.is_none() {
+                if s.gen != gen {
+                    return false; // an earlier entry replaced this one
+                }
+                let queued = s.queued.take();
+                if s.at.is_none() {
+                    return false; // cancelled
+                }
+                if queued != Some(s.key) {
+                    // Moved later since this entry was queued: on to its key.
+                    s.queued = Some(s.key);
+                    ctx.queue.push_seq(s.key.0, Phase::Timer, self.id, s.key.1, Event::Timer { slot: slot as u16, gen });
                     return false;
                 }
                 s.at = None;
@@ -337,12 +353,7 @@ impl Node {
         self.radio.start_tx();
         ctx.queue.push(end, Phase::SignalEnd, self.id, Event::TxEnd);
         let links = ctx.channel.links(self.id);
-        let tx = ctx.txs.insert(frame, airtime, links.len() as u32);
-        for l in links {
-            let start = now + l.delay;
-            ctx.queue.push(start, Phase::SignalStart, l.node, Event::RxStart { tx, power: l.power, sensed: l.sensed, interferes: l.interferes });
-            ctx.queue.push(start + airtime, Phase::SignalEnd, l.node, Event::RxEnd { tx });
-        }
+        ctx.txs.launch(ctx.queue, now, frame, airtime, links);
     }
 
     /// A packet from the MAC: routing control, ours, or one to forward.
@@ -531,11 +542,15 @@ impl Node {
         if s.at == at {
             return;
         }
-        s.gen = s.gen.wrapping_add(1);
         s.at = at;
-        if let Some(t) = at {
-            ctx.queue.push(t.max(ctx.now), Phase::Timer, self.id, Event::Timer { slot: slot as u16, gen: s.gen });
+        let Some(t) = at else { return }; // a queued entry finds it cancelled
+        s.key = (t.max(ctx.now), ctx.queue.reserve(self.id, 1));
+        if s.queued.is_some_and(|q| q <= s.key) {
+            return; // the queued entry comes up first and moves on to `key`
         }
+        s.gen = s.gen.wrapping_add(1);
+        s.queued = Some(s.key);
+        ctx.queue.push_seq(s.key.0, Phase::Timer, self.id, s.key.1, Event::Timer { slot: slot as u16, gen: s.gen });
     }
 
     /// Make the queued timer events match every layer's deadlines.

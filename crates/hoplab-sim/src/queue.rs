@@ -15,7 +15,15 @@
 //!    processed in parallel.
 //!
 //! Cancellation is lazy: timers carry a generation number that the owner
-//! compares on delivery (see `world.rs`); stale entries are skipped.
+//! compares on delivery (see `node.rs`); stale entries are skipped. A timer
+//! moved later keeps its queued entry, which re-queues itself at the new key
+//! when it comes up (`push_seq` with the sequence number reserved when the
+//! timer was moved), so the order is the one an entry pushed at the move
+//! would have had.
+//!
+//! One entry can be *held* beside the heap (`push_held`): the next delivery
+//! of a frame's wave of receptions, which is nearly always the very next
+//! event, so most receptions never enter the heap.
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
@@ -68,38 +76,67 @@ impl<E> Ord for Entry<E> {
 /// A priority queue of events for `n` nodes.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    held: Option<Entry<E>>,
     seq: Vec<u64>,
 }
 
 impl<E> EventQueue<E> {
     pub fn new(nodes: usize) -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), seq: vec![0; nodes] }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), held: None, seq: vec![0; nodes] }
     }
 
     pub fn push(&mut self, time: SimTime, phase: Phase, node: u32, ev: E) {
+        let seq = self.reserve(node, 1);
+        self.heap.push(Entry { key: pack(time, phase, node, seq), ev });
+    }
+
+    /// Take `n` consecutive sequence numbers of `node`'s counter, as `n`
+    /// pushes would; returns the first. Their events go in with `push_seq`.
+    pub fn reserve(&mut self, node: u32, n: u64) -> u64 {
         let s = &mut self.seq[node as usize];
-        *s += 1;
-        self.heap.push(Entry { key: pack(time, phase, node, *s), ev });
+        *s += n;
+        *s - n + 1
+    }
+
+    /// Push with a sequence number taken earlier by `reserve`.
+    pub fn push_seq(&mut self, time: SimTime, phase: Phase, node: u32, seq: u64, ev: E) {
+        self.heap.push(Entry { key: pack(time, phase, node, seq), ev });
+    }
+
+    /// `push_seq` for an entry that is likely the next to pop: it waits
+    /// beside the heap, if that place is free.
+    pub fn push_held(&mut self, time: SimTime, phase: Phase, node: u32, seq: u64, ev: E) {
+        let e = Entry { key: pack(time, phase, node, seq), ev };
+        if self.held.is_none() {
+            self.held = Some(e);
+        } else {
+            self.heap.push(e);
+        }
     }
 
     /// The next event: its time, node and payload.
     pub fn pop(&mut self) -> Option<(SimTime, u32, E)> {
-        self.heap.pop().map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
-    }
-
-    #[allow(dead_code)]
-    pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
+        let e = match self.held.take() {
+            Some(h) => match self.heap.peek() {
+                Some(top) if top.key < h.key => {
+                    self.held = Some(h);
+                    self.heap.pop()
+                }
+                _ => Some(h),
+            },
+            None => self.heap.pop(),
+        };
+        e.map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
     }
 
     #[allow(dead_code)]
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.held.is_some() as usize
     }
 
     #[allow(dead_code)]
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -127,6 +164,36 @@ mod tests {
         q.push(SimTime(5), Phase::SignalStart, 2, "early");
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, _, e)| e)).collect();
         assert_eq!(order, ["early", "end", "timer1a", "timer1b", "timer2", "start"]);
+    }
+
+    #[test]
+    fn held_entries_and_reserved_sequence_numbers_keep_the_key_order() {
+        // The same events pushed plainly, and with reserved numbers, some held:
+        // the same pops.
+        let mut s = crate::rng::Stream::new(9, 0, crate::rng::Purpose::Topology);
+        let (mut plain, mut mixed) = (EventQueue::new(4), EventQueue::new(4));
+        let mut popped = (Vec::new(), Vec::new());
+        for k in 0..4000u32 {
+            let (t, n) = (SimTime((s.unit() * 50.0) as u64), (s.unit() * 4.0) as u32);
+            plain.push(t, Phase::Timer, n, k);
+            let seq = mixed.reserve(n, 1);
+            if k % 2 == 0 {
+                mixed.push_held(t, Phase::Timer, n, seq, k);
+            } else {
+                mixed.push_seq(t, Phase::Timer, n, seq, k);
+            }
+            if k % 3 == 0 {
+                popped.0.push(plain.pop().map(|(t, n, k)| (t.0, n, k)));
+                popped.1.push(mixed.pop().map(|(t, n, k)| (t.0, n, k)));
+            }
+        }
+        assert_eq!(plain.len(), mixed.len());
+        while !plain.is_empty() {
+            popped.0.push(plain.pop().map(|(t, n, k)| (t.0, n, k)));
+            popped.1.push(mixed.pop().map(|(t, n, k)| (t.0, n, k)));
+        }
+        assert!(mixed.pop().is_none());
+        assert_eq!(popped.0, popped.1);
     }
 
     #[test]

@@ -179,10 +179,14 @@ impl World {
                 return Err(Cancelled { at_s: t.as_secs_f64() });
             }
             self.now = t;
-            if let Event::Move = ev {
-                self.move_node(node);
-                continue;
-            }
+            let (node, ev) = match ev {
+                Event::Move => {
+                    self.move_node(node);
+                    continue;
+                }
+                Event::Wave { tx, end } => self.txs.step(&mut self.queue, tx, end),
+                ev => (node, ev),
+            };
             let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs };
             if self.nodes[node as usize].handle(ev, &mut ctx) {
                 self.events += 1;

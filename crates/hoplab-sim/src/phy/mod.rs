@@ -8,7 +8,7 @@ pub mod radio;
 pub mod timing;
 
 #[cfg_attr(not(test), allow(unused_imports))]
-pub use channel::Channel;
+pub use channel::{Channel, Link};
 #[cfg_attr(not(test), allow(unused_imports))]
 pub use propagation::RadioParams;
 pub use radio::{Radio, RxOutcome, RxRules};
