@@ -38,10 +38,12 @@ impl Event {
     }
 }
 
-/// One receiver of a frame on the air.
+/// One receiver of a frame on the air, or its sender (whose transmission
+/// ends with the end wave: `TxEnd` instead of `RxEnd`, no start).
 #[derive(Clone, Copy, Debug)]
 struct Receiver {
     node: NodeId,
+    sender: bool,
     delay: Dur,
     power: f64,
     sensed: bool,
@@ -79,11 +81,13 @@ pub struct TxTable {
 }
 
 impl TxTable {
-    /// Put `frame`, lasting `airtime`, on the air now towards `links` (in
-    /// arrival order) and queue its two waves. Returns its id (`u32::MAX`
-    /// when nobody hears it).
-    pub fn launch(&mut self, queue: &mut EventQueue<Event>, now: SimTime, frame: Frame, airtime: Dur, links: &[Link]) -> u32 {
+    /// `sender` puts `frame`, lasting `airtime`, on the air now towards
+    /// `links` (in arrival order): queue its `TxEnd` and the two waves.
+    /// Returns its id (`u32::MAX` when nobody hears it).
+    pub fn launch(&mut self, queue: &mut EventQueue<Event>, now: SimTime, sender: NodeId, frame: Frame, airtime: Dur, links: &[Link]) -> u32 {
+        let tx_end_seq = queue.reserve(sender, 1);
         if links.is_empty() {
+            queue.push_seq(now + airtime, Phase::SignalEnd, sender, tx_end_seq, Event::TxEnd);
             return u32::MAX;
         }
         let tx = match self.free.pop() {
@@ -97,21 +101,20 @@ impl TxTable {
         s.frame = Some(frame);
         s.airtime = airtime;
         s.sent = now;
-        s.next = [0; 2];
         s.pending = links.len() as u32;
         s.receivers.clear();
-        s.receivers.extend(links.iter().map(|l| Receiver {
-            node: l.node,
-            delay: l.delay,
-            power: l.power,
-            sensed: l.sensed,
-            interferes: l.interferes,
-            seq: queue.reserve(l.node, 2),
-        }));
-        let first = s.receivers[0];
-        let start = now + first.delay;
-        queue.push_held(start, Phase::SignalStart, first.node, first.seq, Event::Wave { tx, end: false });
-        queue.push_seq(start + airtime, Phase::SignalEnd, first.node, first.seq + 1, Event::Wave { tx, end: true });
+        // The sender's TxEnd (delay 0, its own key) heads the end wave.
+        let at = links.partition_point(|l| (l.delay, l.node) < (Dur(0), sender));
+        let mut receiver = |l: &Link| Receiver { node: l.node, sender: false, delay: l.delay, power: l.power, sensed: l.sensed, interferes: l.interferes, seq: queue.reserve(l.node, 2) };
+        s.receivers.extend(links[..at].iter().map(&mut receiver));
+        // Its `seq` is that of the end, as for a receiver's: one less here.
+        s.receivers.push(Receiver { node: sender, sender: true, delay: Dur(0), power: 0.0, sensed: false, interferes: false, seq: tx_end_seq - 1 });
+        s.receivers.extend(links[at..].iter().map(&mut receiver));
+        let start = s.receivers.iter().position(|r| !r.sender).expect("a receiver");
+        s.next = [start as u32, 0];
+        let (first, head) = (s.receivers[start], s.receivers[0]);
+        queue.push_held(now + first.delay, Phase::SignalStart, first.node, first.seq, Event::Wave { tx, end: false });
+        queue.push_seq(now + head.delay + airtime, Phase::SignalEnd, head.node, head.seq + 1, Event::Wave { tx, end: true });
         tx
     }
 
@@ -120,13 +123,19 @@ impl TxTable {
     pub fn step(&mut self, queue: &mut EventQueue<Event>, tx: u32, end: bool) -> (NodeId, Event) {
         let s = &mut self.slots[tx as usize];
         let i = s.next[end as usize] as usize;
-        s.next[end as usize] += 1;
         let r = s.receivers[i];
-        if let Some(n) = s.receivers.get(i + 1) {
+        // The start wave passes over the sender.
+        let skip = (!end && s.receivers.get(i + 1).is_some_and(|n| n.sender)) as usize;
+        s.next[end as usize] += 1 + skip as u32;
+        if let Some(n) = s.receivers.get(i + 1 + skip) {
             let (phase, offset, seq) = if end { (Phase::SignalEnd, s.airtime, n.seq + 1) } else { (Phase::SignalStart, Dur(0), n.seq) };
             queue.push_held(s.sent + n.delay + offset, phase, n.node, seq, Event::Wave { tx, end });
         }
-        let ev = if end { Event::RxEnd { tx } } else { Event::RxStart { tx, power: r.power, sensed: r.sensed, interferes: r.interferes } };
+        let ev = match (end, r.sender) {
+            (true, true) => Event::TxEnd,
+            (true, false) => Event::RxEnd { tx },
+            (false, _) => Event::RxStart { tx, power: r.power, sensed: r.sensed, interferes: r.interferes },
+        };
         (r.node, ev)
     }
 

@@ -91,6 +91,9 @@ pub struct Node {
     /// MAC retransmissions counted when the current packet went to the MAC.
     lred_retx_base: u64,
     timers: Vec<TimerSlot>,
+    /// The MAC deadlines as last armed, kept in the node itself: every event
+    /// compares them, and this way without reading `timers`.
+    mac_armed: [Option<SimTime>; MAC_TIMERS],
     first_agent_timer: usize,
     next_uid: u64,
     /// An agent was fed an input since its deadlines were last read: agents
@@ -123,6 +126,7 @@ impl Node {
             fault: None,
             lred_retx_base: 0,
             timers,
+            mac_armed: [None; MAC_TIMERS],
             first_agent_timer,
             next_uid: 0,
             agents_touched: true,
@@ -219,6 +223,7 @@ impl Node {
                 }
                 s.at = None;
                 if slot < MAC_TIMERS {
+                    self.mac_armed[slot] = None;
                     self.mac.handle_timer(now, MacTimer::from_index(slot));
                 } else if slot == ROUTER_TIMER {
                     let mut acts = std::mem::take(&mut self.route_actions);
@@ -349,11 +354,9 @@ impl Node {
         let now = ctx.now;
         self.trace_frame(now, "tx", &frame);
         let airtime = self.mac.airtime(&frame);
-        let end = now + airtime;
         self.radio.start_tx();
-        ctx.queue.push(end, Phase::SignalEnd, self.id, Event::TxEnd);
         let links = ctx.channel.links(self.id);
-        ctx.txs.launch(ctx.queue, now, frame, airtime, links);
+        ctx.txs.launch(ctx.queue, now, self.id, frame, airtime, links);
     }
 
     /// A packet from the MAC: routing control, ours, or one to forward.
@@ -556,8 +559,11 @@ impl Node {
     /// Make the queued timer events match every layer's deadlines.
     pub fn sync_timers(&mut self, ctx: &mut Ctx) {
         let mac = *self.mac.timers();
-        for (i, at) in mac.into_iter().enumerate() {
-            self.arm(i, at, ctx);
+        if mac != self.mac_armed {
+            for (i, at) in mac.into_iter().enumerate() {
+                self.arm(i, at, ctx);
+            }
+            self.mac_armed = mac;
         }
         if std::mem::take(&mut self.router_touched) {
             let r = self.router.poll_timeout();

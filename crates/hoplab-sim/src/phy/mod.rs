@@ -5,6 +5,7 @@ pub mod channel;
 pub mod config;
 pub mod propagation;
 pub mod radio;
+mod signals;
 pub mod timing;
 
 #[cfg_attr(not(test), allow(unused_imports))]

@@ -23,7 +23,7 @@
 //!   receiver until its end, so the next frame collides with it; if it ends
 //!   while the node still transmits it is discarded silently (`recv_timer`).
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Signal {
     tx: u32,
     power: f64,
@@ -70,6 +70,7 @@ impl RxOutcome {
     }
 }
 
+use super::signals::InlineList;
 use crate::time::SimTime;
 
 /// The reception rules that differ between hoplab and ns-2 (see the module doc).
@@ -86,14 +87,15 @@ pub struct Radio {
     capture_ratio: f64,
     rx_threshold: f64,
     transmitting: bool,
-    signals: Vec<Signal>,
+    /// Inline up to 8: more than that at once at one radio is rare.
+    signals: InlineList<Signal, 8>,
     sensed: u32,
     lock: Option<Lock>,
 }
 
 impl Radio {
     pub fn new(rx_threshold: f64, capture_ratio: f64) -> Radio {
-        Radio { rules: RxRules::default(), capture_ratio, rx_threshold, transmitting: false, signals: Vec::new(), sensed: 0, lock: None }
+        Radio { rules: RxRules::default(), capture_ratio, rx_threshold, transmitting: false, signals: InlineList::default(), sensed: 0, lock: None }
     }
 
     pub fn with_rules(mut self, rules: RxRules) -> Radio {
@@ -113,7 +115,7 @@ impl Radio {
 
     /// Sum of interfering power at this radio, excluding signal `except`.
     fn interference_except(&self, except: u32) -> f64 {
-        self.signals.iter().filter(|s| s.interferes && s.tx != except).map(|s| s.power).sum()
+        self.signals.as_slice().iter().filter(|s| s.interferes && s.tx != except).map(|s| s.power).sum()
     }
 
     /// A signal starts; it ends at `end`. Returns true if a frame the
@@ -186,7 +188,7 @@ impl Radio {
     }
 
     pub fn signal_end(&mut self, tx: u32) -> RxOutcome {
-        if let Some(i) = self.signals.iter().position(|s| s.tx == tx) {
+        if let Some(i) = self.signals.as_slice().iter().position(|s| s.tx == tx) {
             let s = self.signals.swap_remove(i);
             self.sensed -= s.sensed as u32;
         }
