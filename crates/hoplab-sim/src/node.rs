@@ -251,6 +251,16 @@ impl Node {
 
     /// Move outputs between layers until nothing moves, then re-arm timers.
     fn pump(&mut self, ctx: &mut Ctx) {
+        // Most events (a reception's start or end at a bystander) leave
+        // nothing to move: skip the shuttle's large frame.
+        if self.mac.has_events() || (self.mac.is_ready() && !self.ifq.is_empty()) {
+            self.shuttle(ctx);
+        }
+        self.sync_timers(ctx);
+    }
+
+    #[inline(never)]
+    fn shuttle(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
         loop {
             if self.mac.has_events() {
@@ -271,7 +281,6 @@ impl Node {
             }
             break;
         }
-        self.sync_timers(ctx);
     }
 
     fn on_mac_event(&mut self, ev: MacEvent, ctx: &mut Ctx) {
@@ -561,7 +570,9 @@ impl Node {
         let mac = *self.mac.timers();
         if mac != self.mac_armed {
             for (i, at) in mac.into_iter().enumerate() {
-                self.arm(i, at, ctx);
+                if at != self.mac_armed[i] {
+                    self.arm(i, at, ctx);
+                }
             }
             self.mac_armed = mac;
         }

@@ -72,7 +72,6 @@ impl Ifq {
         self.q.len()
     }
 
-    #[allow(dead_code)]
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()
     }
