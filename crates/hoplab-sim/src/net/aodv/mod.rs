@@ -131,7 +131,7 @@ impl Aodv {
             rng,
             seqno: 0,
             rreq_id: 0,
-            table: Table { repair_keeps_hops: cfg.link_failure == LinkFailureRule::Ns2, ..Table::default() },
+            table: Table::new(cfg.link_failure == LinkFailureRule::Ns2),
             seen: BTreeSet::new(),
             seen_expiry: VecDeque::new(),
             discoveries: BTreeMap::new(),
@@ -474,7 +474,7 @@ impl Aodv {
             let r = self.table.get(dst).unwrap();
             dests.push((dst, r.seqno));
         }
-        for r in self.table.routes.values_mut() {
+        for r in self.table.routes_mut() {
             r.precursors.remove(&nb);
         }
         // One RERR, broadcast whether or not anyone uses the routes.
@@ -899,14 +899,14 @@ impl Aodv {
 
     /// §6.9: "part of an active route": a valid route carried data.
     fn on_active_route(&self, now: SimTime) -> bool {
-        self.table.routes.values().any(|r| r.state == State::Valid && r.lifetime > now && r.used)
+        self.table.routes().any(|r| r.state == State::Valid && r.lifetime > now && r.used)
     }
 
     fn expire_routes(&mut self, now: SimTime) {
         let dp = self.cfg.delete_period();
         let hold = self.cfg.net_traversal_time().mul(2);
         let mut gone = vec![];
-        for r in self.table.routes.values_mut() {
+        for r in self.table.routes_mut() {
             if r.lifetime > now {
                 continue;
             }
@@ -927,7 +927,7 @@ impl Aodv {
             }
         }
         for d in gone {
-            let r = self.table.routes.remove(&d).unwrap();
+            let r = self.table.remove(d).unwrap();
             if self.cfg.discovery == DiscoveryRule::Ns2 {
                 // ns-2 never deletes an entry: keep what its discovery reads.
                 self.req.entry(d).or_insert_with(ReqState::new).last_hops = r.last_hops;
@@ -1040,7 +1040,7 @@ impl Protocol for Aodv {
         }
         if self.cfg.link_detection.link_layer()
             && next_hop != BROADCAST
-            && self.table.routes.values().any(|r| r.state == State::Valid && r.next_hop == next_hop)
+            && self.table.routes().any(|r| r.state == State::Valid && r.next_hop == next_hop)
         {
             self.link_break(now, next_hop, LinkCause::MacFeedback, Some(&packet), out);
         }
@@ -1071,10 +1071,8 @@ impl Protocol for Aodv {
         for d in self.discoveries.values() {
             t = t.min(d.deadline);
         }
-        for r in self.table.routes.values() {
-            if r.state != State::Repairing {
-                t = t.min(r.lifetime);
-            }
+        if let Some(e) = self.table.next_expiry() {
+            t = t.min(e);
         }
         if let Some((e, _)) = self.buffer.front() {
             t = t.min(*e + self.cfg.buffer_timeout());

@@ -5,6 +5,7 @@
 use super::msg::fresher;
 use crate::time::SimTime;
 use crate::wire::NodeId;
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +48,13 @@ pub const NEVER_DOWN: u8 = 0xff;
 
 #[derive(Debug, Default)]
 pub struct Table {
-    pub routes: BTreeMap<NodeId, Route>,
+    routes: BTreeMap<NodeId, Route>,
+    /// The earliest `lifetime` of a route not under repair (`SimTime::MAX`
+    /// for none), or None when unknown. AODV's timer asks for it after every
+    /// packet and the table holds a route to every node whose request
+    /// flooded past, so it is kept, not scanned: a change to one route
+    /// updates it (`moved`), any other mutable access forgets it.
+    expiry: Cell<Option<SimTime>>,
     /// A route under local repair keeps its hop count for `offer`: news
     /// with an equal sequence number must be shorter (ns-2 aodv.cc
     /// recvReply; only `rt_down` sets `rt_hops` to INFINITY2). Otherwise
@@ -55,12 +62,57 @@ pub struct Table {
     pub repair_keeps_hops: bool,
 }
 
+/// What a route contributes to `Table::next_expiry`.
+fn expiry_of(r: Option<&Route>) -> SimTime {
+    match r {
+        Some(r) if r.state != State::Repairing => r.lifetime,
+        _ => SimTime::MAX,
+    }
+}
+
 impl Table {
+    pub fn new(repair_keeps_hops: bool) -> Table {
+        Table { repair_keeps_hops, ..Table::default() }
+    }
+
     pub fn get(&self, dst: NodeId) -> Option<&Route> {
         self.routes.get(&dst)
     }
     pub fn get_mut(&mut self, dst: NodeId) -> Option<&mut Route> {
+        self.expiry.set(None);
         self.routes.get_mut(&dst)
+    }
+
+    pub fn routes(&self) -> impl Iterator<Item = &Route> {
+        self.routes.values()
+    }
+
+    pub fn routes_mut(&mut self) -> impl Iterator<Item = &mut Route> {
+        self.expiry.set(None);
+        self.routes.values_mut()
+    }
+
+    pub fn remove(&mut self, dst: NodeId) -> Option<Route> {
+        self.expiry.set(None);
+        self.routes.remove(&dst)
+    }
+
+    /// The earliest expiry or deletion time of a route not under repair.
+    pub fn next_expiry(&self) -> Option<SimTime> {
+        let t = self.expiry.get().unwrap_or_else(|| {
+            let t = self.routes.values().map(|r| expiry_of(Some(r))).min().unwrap_or(SimTime::MAX);
+            self.expiry.set(Some(t));
+            t
+        });
+        (t != SimTime::MAX).then_some(t)
+    }
+
+    /// One route's contribution went from `old` to `new`: the cached
+    /// minimum stays exact unless the route held it and grew.
+    fn moved(&self, old: SimTime, new: SimTime) {
+        if let Some(c) = self.expiry.get() {
+            self.expiry.set(if old == c && new > c { None } else { Some(c.min(new)) });
+        }
     }
 
     /// A valid, unexpired route.
@@ -84,6 +136,13 @@ impl Table {
         lifetime: SimTime,
         extend_only: bool,
     ) -> bool {
+        let old = expiry_of(self.routes.get(&dst));
+        let changed = self.offer_inner(dst, seqno, hops, next_hop, lifetime, extend_only);
+        self.moved(old, expiry_of(self.routes.get(&dst)));
+        changed
+    }
+
+    fn offer_inner(&mut self, dst: NodeId, seqno: u32, hops: u8, next_hop: NodeId, lifetime: SimTime, extend_only: bool) -> bool {
         match self.routes.get_mut(&dst) {
             None => {
                 self.routes.insert(
@@ -135,6 +194,7 @@ impl Table {
     /// sequence number (§6.5, §6.7: "without a valid sequence number").
     /// The entry keeps its sequence number; its expiry only grows.
     pub fn neighbor(&mut self, nb: NodeId, lifetime: SimTime) {
+        let old = expiry_of(self.routes.get(&nb));
         let r = self.routes.entry(nb).or_insert_with(|| Route {
             dst: nb,
             seqno: 0,
@@ -156,11 +216,14 @@ impl Table {
         r.state = State::Valid;
         r.hops = 1;
         r.next_hop = nb;
+        let new = r.lifetime;
+        self.moved(old, new);
     }
 
     /// Mark a route invalid until `delete_at`. On a broken link the
     /// sequence number is incremented (§6.1, §6.11 cases (i) and (ii)).
     pub fn invalidate(&mut self, dst: NodeId, delete_at: SimTime, bump_seqno: bool) {
+        let old = expiry_of(self.routes.get(&dst));
         if let Some(r) = self.routes.get_mut(&dst) {
             if bump_seqno && r.valid_seqno {
                 r.seqno = r.seqno.wrapping_add(1);
@@ -170,6 +233,7 @@ impl Table {
             }
             r.state = State::Invalid;
             r.lifetime = delete_at;
+            self.moved(old, delete_at);
         }
     }
 
@@ -187,8 +251,11 @@ impl Table {
     pub fn extend(&mut self, dst: NodeId, now: SimTime, until: SimTime, used: bool) {
         if let Some(r) = self.routes.get_mut(&dst) {
             if r.state == State::Valid && r.lifetime > now {
+                let old = r.lifetime;
                 r.lifetime = r.lifetime.max(until);
                 r.used |= used;
+                let new = r.lifetime;
+                self.moved(old, new);
             }
         }
     }
@@ -196,6 +263,42 @@ impl Table {
     pub fn add_precursor(&mut self, dst: NodeId, p: NodeId) {
         if let Some(r) = self.routes.get_mut(&dst) {
             r.precursors.insert(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_expiry_is_the_scanned_minimum() {
+        let mut s = crate::rng::Stream::new(11, 0, crate::rng::Purpose::Topology);
+        let mut t = Table::new(false);
+        let at = |u: f64| SimTime::from_secs_f64(u * 100.0);
+        for _ in 0..20_000 {
+            let dst = (s.unit() * 12.0) as NodeId;
+            match (s.unit() * 7.0) as u32 {
+                0 => {
+                    t.offer(dst, (s.unit() * 5.0) as u32, 1 + (s.unit() * 4.0) as u8, 0, at(s.unit()), s.unit() < 0.5);
+                }
+                1 => t.neighbor(dst, at(s.unit())),
+                2 => t.invalidate(dst, at(s.unit()), true),
+                3 => t.extend(dst, at(s.unit() * 0.5), at(s.unit()), true),
+                4 => {
+                    if let Some(r) = t.get_mut(dst) {
+                        r.state = State::Repairing;
+                    }
+                }
+                5 => {
+                    t.remove(dst);
+                }
+                _ => {
+                    let _ = t.next_expiry();
+                }
+            }
+            let scan = t.routes().filter(|r| r.state != State::Repairing).map(|r| r.lifetime).min();
+            assert_eq!(t.next_expiry(), scan);
         }
     }
 }
