@@ -903,6 +903,10 @@ impl Aodv {
     }
 
     fn expire_routes(&mut self, now: SimTime) {
+        // Only routes not under repair act below, and none is due yet.
+        if self.table.next_expiry().is_none_or(|t| t > now) {
+            return;
+        }
         let dp = self.cfg.delete_period();
         let hold = self.cfg.net_traversal_time().mul(2);
         let mut gone = vec![];
