@@ -21,7 +21,8 @@
 
 use crate::phy::Channel;
 use crate::wire::NodeId;
-use std::collections::{BTreeMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 /// Above this many moving nodes the pairwise solution is skipped.
 pub const MAX_MOVING_NODES: usize = 20_000;
@@ -180,6 +181,99 @@ fn hops(d: u32) -> u32 {
     }
 }
 
+/// Scratch space for repairing a distance array after one link change.
+#[derive(Default)]
+struct Repair {
+    queue: VecDeque<NodeId>,
+    /// Nodes whose distance grows with a lost link, in order of level.
+    affected: Vec<NodeId>,
+    /// `mark[v]`: v is in `affected` (all false between repairs).
+    mark: Vec<bool>,
+    heap: BinaryHeap<Reverse<(u32, NodeId)>>,
+}
+
+/// `d`, the hop distances from a root before the link a-b came up (`adj`
+/// has it now), made those after: only the nodes that come closer are
+/// visited. A full BFS per change was most of the oracle's time at 1,000
+/// nodes (each change moves few distances); the arrays are the BFS's, exactly.
+fn link_up(adj: &[Vec<NodeId>], d: &mut [u32], a: usize, b: usize, r: &mut Repair) {
+    let (near, far) = if d[a] <= d[b] { (a, b) } else { (b, a) };
+    if d[near] == UNREACHED || d[far] <= d[near] + 1 {
+        return; // nobody's distance changes
+    }
+    d[far] = d[near] + 1;
+    r.queue.clear();
+    r.queue.push_back(far as NodeId);
+    while let Some(u) = r.queue.pop_front() {
+        let du = d[u as usize] + 1;
+        for &v in &adj[u as usize] {
+            if d[v as usize] > du {
+                d[v as usize] = du;
+                r.queue.push_back(v);
+            }
+        }
+    }
+}
+
+/// `d`, the hop distances from a root before the link a-b went down
+/// (`adj` no longer has it), made those after. The farther end's distance
+/// grows only if the link was its last one to the level above; then so do
+/// those of the nodes all of whose links up lead into that set, and only
+/// they are solved again (from their unaffected neighbours, nearest first).
+fn link_down(adj: &[Vec<NodeId>], d: &mut [u32], a: usize, b: usize, r: &mut Repair) {
+    let (da, db) = (d[a], d[b]);
+    if da == UNREACHED || db == UNREACHED || da.abs_diff(db) != 1 {
+        return;
+    }
+    let far = if da > db { a } else { b };
+    let parent = |v: usize, mark: &[bool]| adj[v].iter().any(|&x| !mark[x as usize] && d[x as usize] != UNREACHED && d[x as usize] + 1 == d[v]);
+    if parent(far, &r.mark) {
+        return;
+    }
+    // Level by level: when a node is looked at, every node of the level
+    // above it that loses its distance is already marked.
+    r.affected.clear();
+    r.affected.push(far as NodeId);
+    r.mark[far] = true;
+    let mut i = 0;
+    while i < r.affected.len() {
+        let u = r.affected[i] as usize;
+        i += 1;
+        for &v in &adj[u] {
+            let v = v as usize;
+            if !r.mark[v] && d[v] == d[u] + 1 && !parent(v, &r.mark) {
+                r.mark[v] = true;
+                r.affected.push(v as NodeId);
+            }
+        }
+    }
+    // Their new distances: through the unaffected nodes (whose distances
+    // stand), Dijkstra over the affected ones.
+    r.heap.clear();
+    for &v in &r.affected {
+        let v = v as usize;
+        let best = adj[v].iter().filter(|&&x| !r.mark[x as usize] && d[x as usize] != UNREACHED).map(|&x| d[x as usize] + 1).min();
+        d[v] = UNREACHED;
+        if let Some(b) = best {
+            r.heap.push(Reverse((b, v as NodeId)));
+        }
+    }
+    while let Some(Reverse((dv, v))) = r.heap.pop() {
+        if dv >= d[v as usize] {
+            continue;
+        }
+        d[v as usize] = dv;
+        for &x in &adj[v as usize] {
+            if r.mark[x as usize] && d[x as usize] > dv + 1 {
+                r.heap.push(Reverse((dv + 1, x)));
+            }
+        }
+    }
+    for &v in &r.affected {
+        r.mark[v as usize] = false;
+    }
+}
+
 /// The oracle's rows for `flows`, from the movement rows (`moves`: every
 /// node's rows when anything moves; none when nothing does), the channel
 /// (its range, and the standing nodes' positions) and the run's end.
@@ -232,14 +326,16 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
         }
     }
     events.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-    let mut dist: Vec<[Vec<u32>; 2]> = flows.iter().map(|f| [bfs_new(&adj, f.src), bfs_new(&adj, f.dst)]).collect();
-    let mut queue = VecDeque::new();
+    // Hop distances from each flow's source (the destination's own were
+    // kept once too, but the rows read only these).
+    let mut dist: Vec<Vec<u32>> = flows.iter().map(|f| bfs_new(&adj, f.src)).collect();
+    let mut repair = Repair { mark: vec![false; n], ..Repair::default() };
     let mut t_prev = 0.0;
-    let accumulate = |totals: &mut Vec<BTreeMap<u32, f64>>, dist: &Vec<[Vec<u32>; 2]>, t0: f64, t1: f64| {
+    let accumulate = |totals: &mut Vec<BTreeMap<u32, f64>>, dist: &Vec<Vec<u32>>, t0: f64, t1: f64| {
         for (k, f) in flows.iter().enumerate() {
             let (lo, hi) = (t0.max(f.start_s), t1.min(f.end_s));
             if hi > lo {
-                *totals[k].entry(hops(dist[k][0][f.dst as usize])).or_insert(0.0) += hi - lo;
+                *totals[k].entry(hops(dist[k][f.dst as usize])).or_insert(0.0) += hi - lo;
             }
         }
     };
@@ -254,22 +350,11 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
             adj[ua].retain(|&x| x != b);
             adj[ub].retain(|&x| x != a);
         }
-        for (k, f) in flows.iter().enumerate() {
-            for (side, root) in [(0, f.src), (1, f.dst)] {
-                let d = &dist[k][side];
-                let (da, db) = (d[ua], d[ub]);
-                let stale = if up {
-                    da.min(db) != UNREACHED && da.abs_diff(db) >= 2
-                } else if da != UNREACHED && db != UNREACHED && da.abs_diff(db) == 1 {
-                    // Lost: the farther node's only link one level up?
-                    let far = if da > db { ua } else { ub };
-                    !adj[far].iter().any(|&x| d[x as usize] != UNREACHED && d[x as usize] + 1 == d[far])
-                } else {
-                    false
-                };
-                if stale {
-                    bfs(&adj, root, &mut dist[k][side], &mut queue);
-                }
+        for d in dist.iter_mut() {
+            if up {
+                link_up(&adj, d, ua, ub, &mut repair);
+            } else {
+                link_down(&adj, d, ua, ub, &mut repair);
             }
         }
     }
@@ -307,4 +392,47 @@ mod tests {
         assert!((ch[0].0 - 75.0).abs() < 1e-9 && ch[0].1);
         assert!((ch[1].0 - 125.0).abs() < 1e-9 && !ch[1].1);
     }
+    #[test]
+    fn repaired_distances_equal_a_fresh_bfs() {
+        // Random links come and go in a sparse graph (several components,
+        // long chains): after each change the repaired arrays must be the
+        // BFS's, from every root.
+        let mut s = crate::rng::Stream::new(9, 0, crate::rng::Purpose::Topology);
+        let n = 60;
+        let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+        let mut linked = std::collections::BTreeSet::new();
+        let roots = [0usize, 7, 33];
+        let mut dist: Vec<Vec<u32>> = roots.iter().map(|&r| bfs_new(&adj, r as NodeId)).collect();
+        let mut repair = Repair { mark: vec![false; n], ..Repair::default() };
+        for step in 0..20_000 {
+            let a = (s.unit() * n as f64) as usize;
+            let b = (s.unit() * n as f64) as usize;
+            if a == b {
+                continue;
+            }
+            let key = (a.min(b), a.max(b));
+            // Keep about 1.5 links a node: add more often while below.
+            let up = !linked.contains(&key) && (linked.len() < 90 || s.unit() < 0.3);
+            if up {
+                linked.insert(key);
+                adj[a].push(b as NodeId);
+                adj[b].push(a as NodeId);
+            } else if linked.remove(&key) {
+                adj[a].retain(|&x| x != b as NodeId);
+                adj[b].retain(|&x| x != a as NodeId);
+            } else {
+                continue;
+            }
+            for (d, &r) in dist.iter_mut().zip(&roots) {
+                if up {
+                    link_up(&adj, d, a, b, &mut repair);
+                } else {
+                    link_down(&adj, d, a, b, &mut repair);
+                }
+                assert_eq!(*d, bfs_new(&adj, r as NodeId), "root {r} step {step}");
+            }
+            assert!(repair.mark.iter().all(|&m| !m));
+        }
+    }
 }
+

@@ -26,7 +26,67 @@ pub struct Channel {
     positions: Vec<(f64, f64)>,
     cell: f64,
     grid: Grid,
-    links: Vec<Option<Box<[Link]>>>,
+    /// Each node's links, meaningful while `fresh[n]`. A stale list keeps
+    /// its allocation for the next rebuild.
+    links: Vec<Vec<Link>>,
+    fresh: Vec<bool>,
+}
+
+/// Whether `a` and `b` are at most `range` apart, decided exactly as
+/// `a.hypot(b) <= range` (glibc `hypot`) decides: the squared distance
+/// (rounding error < 3e-16 relative) settles every pair outside a shell of
+/// 1e-9 relative width around the boundary, and `hypot` decides inside it.
+/// `r2` is `range * range`.
+#[inline]
+fn within_pts(a: (f64, f64), b: (f64, f64), range: f64, r2: f64) -> bool {
+    let (dx, dy) = (a.0 - b.0, a.1 - b.1);
+    let d2 = dx * dx + dy * dy;
+    if d2 < r2 * (1.0 - 1e-9) {
+        true
+    } else if d2 > r2 * (1.0 + 1e-9) {
+        false
+    } else {
+        dx.hypot(dy) <= range
+    }
+}
+
+/// The link from a transmitter at `a` to `node` at `b` (which must be
+/// within `max_range`), or `None` if the signal neither is sensed nor
+/// interferes there. Uses the exact (glibc `hypot`) distance.
+#[inline]
+fn link_between(p: &RadioParams, a: (f64, f64), node: NodeId, b: (f64, f64)) -> Option<Link> {
+    let d = (a.0 - b.0).hypot(a.1 - b.1);
+    let power = p.path_loss.rx_power(d);
+    let sensed = power >= p.cs_threshold;
+    let interferes = match p.interference_range {
+        Some(r) => d <= r,
+        None => sensed,
+    };
+    (sensed || interferes).then(|| Link { node, power, delay: Dur::from_secs_f64(d / SPEED_OF_LIGHT), sensed, interferes })
+}
+
+/// The order of a transmitter's links: arrival (delay, then node id).
+#[inline]
+fn arrival(l: &Link) -> (Dur, NodeId) {
+    (l.delay, l.node)
+}
+
+/// The square of grid cells `reach` cells around cell `c`.
+#[derive(Clone, Copy)]
+struct Block {
+    x0: i64,
+    x1: i64,
+    y0: i64,
+    y1: i64,
+}
+
+impl Block {
+    fn around((cx, cy): (i64, i64), reach: i64) -> Block {
+        Block { x0: cx.saturating_sub(reach), x1: cx.saturating_add(reach), y0: cy.saturating_sub(reach), y1: cy.saturating_add(reach) }
+    }
+    fn contains(&self, (x, y): (i64, i64)) -> bool {
+        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
+    }
 }
 
 impl Channel {
@@ -38,7 +98,7 @@ impl Channel {
             grid.entry(Self::cell_of(cell, p)).or_default().push(i as NodeId);
         }
         let n = positions.len();
-        Channel { params, positions, cell, grid, links: vec![None; n] }
+        Channel { params, positions, cell, grid, links: vec![Vec::new(); n], fresh: vec![false; n] }
     }
 
     fn cell_of(cell: f64, (x, y): (f64, f64)) -> (i64, i64) {
@@ -63,23 +123,31 @@ impl Channel {
         (ax - bx).hypot(ay - by)
     }
 
-    /// Whether `a` and `b` are at most `range` apart, decided exactly as
-    /// `distance(a, b) <= range` (glibc `hypot`) decides: the squared
-    /// distance (rounding error < 3e-16 relative) settles every pair outside
-    /// a shell of 1e-9 relative width around the boundary, and `hypot`
-    /// decides inside it. `r2` is `range * range`.
-    #[inline]
-    fn within(&self, a: NodeId, b: NodeId, range: f64, r2: f64) -> bool {
-        let (ax, ay) = self.positions[a as usize];
-        let (bx, by) = self.positions[b as usize];
-        let (dx, dy) = (ax - bx, ay - by);
-        let d2 = dx * dx + dy * dy;
-        if d2 < r2 * (1.0 - 1e-9) {
-            true
-        } else if d2 > r2 * (1.0 + 1e-9) {
-            false
-        } else {
-            dx.hypot(dy) <= range
+    /// How many cells around a node's own a query out to `range` looks at.
+    fn reach(&self, range: f64) -> i64 {
+        (range / self.cell).ceil().min(1e9) as i64
+    }
+
+    /// Whether a block of cells is better scanned by the occupied cells:
+    /// a range far beyond the cell size (tx_range_m = 1e9 with the default
+    /// carrier-sense threshold) would visit ~1e13 empty cells, and the
+    /// occupied ones are never more than the nodes.
+    fn scan_occupied(&self, reach: i64) -> bool {
+        let span = (2 * reach + 1) as f64;
+        span * span > self.grid.len() as f64
+    }
+
+    /// Call `f` with the nodes of every cell in `b` that `skip` does not hold.
+    fn visit_block(grid: &Grid, b: Block, skip: Option<Block>, f: &mut impl FnMut(NodeId)) {
+        for gx in b.x0..=b.x1 {
+            for gy in b.y0..=b.y1 {
+                if skip.is_some_and(|s| s.contains((gx, gy))) {
+                    continue;
+                }
+                if let Some(v) = grid.get(&(gx, gy)) {
+                    v.iter().for_each(|&o| f(o));
+                }
+            }
         }
     }
 
@@ -87,30 +155,17 @@ impl Channel {
     /// no particular order.
     fn visit_within(&self, from: NodeId, range: f64, mut f: impl FnMut(NodeId)) {
         let p = self.positions[from as usize];
-        let (cx, cy) = Self::cell_of(self.cell, p);
-        let reach = (range / self.cell).ceil().min(1e9) as i64;
+        let reach = self.reach(range);
         let r2 = range * range;
-        let mut visit = |v: &Vec<NodeId>| {
-            for &o in v {
-                if o != from && self.within(from, o, range, r2) {
-                    f(o);
-                }
+        let mut visit = |o: NodeId| {
+            if o != from && within_pts(p, self.positions[o as usize], range, r2) {
+                f(o);
             }
         };
-        // A range far beyond the cell size (tx_range_m = 1e9 with the
-        // default carrier-sense threshold) would visit ~1e13 empty cells:
-        // then scan the occupied cells instead (never more than the nodes).
-        let span = (2 * reach + 1) as f64;
-        if span * span > self.grid.len() as f64 {
-            self.grid.values().for_each(visit);
+        if self.scan_occupied(reach) {
+            self.grid.values().flatten().for_each(|&o| visit(o));
         } else {
-            for gx in cx - reach..=cx + reach {
-                for gy in cy - reach..=cy + reach {
-                    if let Some(v) = self.grid.get(&(gx, gy)) {
-                        visit(v);
-                    }
-                }
-            }
+            Self::visit_block(&self.grid, Block::around(Self::cell_of(self.cell, p), reach), None, &mut visit);
         }
     }
 
@@ -124,40 +179,26 @@ impl Channel {
 
     /// Every node a transmission from `from` affects.
     pub fn links(&mut self, from: NodeId) -> &[Link] {
-        if self.links[from as usize].is_none() {
-            let computed = self.compute_links(from);
-            self.links[from as usize] = Some(computed);
+        let i = from as usize;
+        if !self.fresh[i] {
+            let mut v = std::mem::take(&mut self.links[i]);
+            self.compute_links(from, &mut v);
+            self.links[i] = v;
+            self.fresh[i] = true;
         }
-        self.links[from as usize].as_deref().unwrap()
+        &self.links[i]
     }
 
     /// Sorted by arrival (delay, then node id): the order in which the
     /// frame's start, and its end, reach the receivers (world.rs delivers
     /// them as one wave each).
-    fn compute_links(&self, from: NodeId) -> Box<[Link]> {
+    fn compute_links(&self, from: NodeId, out: &mut Vec<Link>) {
+        out.clear();
         let p = &self.params;
-        let mut links: Vec<Link> = self
-            .nodes_within(from, p.max_range())
-            .into_iter()
-            .filter_map(|node| {
-                let d = self.distance(from, node);
-                let power = p.path_loss.rx_power(d);
-                let sensed = power >= p.cs_threshold;
-                let interferes = match p.interference_range {
-                    Some(r) => d <= r,
-                    None => sensed,
-                };
-                (sensed || interferes).then(|| Link {
-                    node,
-                    power,
-                    delay: Dur::from_secs_f64(d / SPEED_OF_LIGHT),
-                    sensed,
-                    interferes,
-                })
-            })
-            .collect();
-        links.sort_unstable_by_key(|l| (l.delay, l.node));
-        links.into_boxed_slice()
+        let a = self.positions[from as usize];
+        self.visit_within(from, p.max_range(), |node| out.extend(link_between(p, a, node, self.positions[node as usize])));
+        // (delay, node) is unique per link: the order is total, as stable.
+        out.sort_unstable_by_key(arrival);
     }
 
     /// Whether `b` can decode `a`'s frames (the topology static routing uses).
@@ -165,24 +206,56 @@ impl Channel {
         self.params.path_loss.rx_power(self.distance(a, b)) >= self.params.rx_threshold
     }
 
-    /// Move a node: the spatial index and the cached links that involve it are updated.
+    /// Move a node: the spatial index is updated, and so is every cached
+    /// link list that involves it.
     pub fn set_position(&mut self, n: NodeId, pos: (f64, f64)) {
-        let old = Self::cell_of(self.cell, self.positions[n as usize]);
-        let new = Self::cell_of(self.cell, pos);
-        // Links of nodes near the old or the new position are stale.
-        let range = self.params.max_range();
-        let mut links = std::mem::take(&mut self.links);
-        self.visit_within(n, range, |o| links[o as usize] = None);
+        let prev = self.positions[n as usize];
+        let (old, new) = (Self::cell_of(self.cell, prev), Self::cell_of(self.cell, pos));
         self.positions[n as usize] = pos;
-        self.visit_within(n, range, |o| links[o as usize] = None);
-        self.links = links;
+        let range = self.params.max_range();
+        let (reach, r2) = (self.reach(range), range * range);
+        let Channel { params, positions, grid, links, fresh, .. } = self;
+        // A cached list holds at most one entry for `n` (only if it was in
+        // range), and gets one at n's new place if it is in range there: one
+        // distance per cached list near `n` instead of rebuilding each whole
+        // list at its next transmission (a busy node's neighbours move many
+        // times a second). The result is the list a rebuild would make.
+        let mut update = |o: NodeId| {
+            let i = o as usize;
+            if o == n || !fresh[i] {
+                return;
+            }
+            let list = &mut links[i];
+            let at = positions[i];
+            if within_pts(at, prev, range, r2) {
+                if let Some(k) = list.iter().position(|l| l.node == n) {
+                    list.remove(k);
+                }
+            }
+            if within_pts(at, pos, range, r2) {
+                if let Some(l) = link_between(params, at, n, pos) {
+                    let k = list.partition_point(|x| arrival(x) < arrival(&l));
+                    list.insert(k, l);
+                }
+            }
+        };
+        let span = (2 * reach + 1) as f64;
+        if span * span > grid.len() as f64 {
+            grid.values().flatten().for_each(|&o| update(o));
+        } else {
+            let (bo, bn) = (Block::around(old, reach), Block::around(new, reach));
+            Self::visit_block(grid, bo, None, &mut update);
+            if old != new {
+                Self::visit_block(grid, bn, Some(bo), &mut update);
+            }
+        }
         if old != new {
-            if let Some(v) = self.grid.get_mut(&old) {
+            if let Some(v) = grid.get_mut(&old) {
                 v.retain(|&o| o != n);
             }
-            self.grid.entry(new).or_default().push(n);
+            grid.entry(new).or_default().push(n);
         }
-        self.links[n as usize] = None;
+        fresh[n as usize] = false;
     }
 }
 
@@ -231,4 +304,35 @@ mod tests {
             assert_eq!(ch.nodes_within(a, 550.0), brute);
         }
     }
+    #[test]
+    fn updated_links_equal_rebuilt_ones() {
+        // Lists kept up to date move by move must be the lists a rebuild
+        // makes, for every radio shape (interference range or not).
+        let mut s = crate::rng::Stream::new(5, 0, crate::rng::Purpose::Topology);
+        for interference in [None, Some(300.0), Some(900.0)] {
+            let radio = Radio { interference_range_m: interference, ..Radio::default() };
+            let n = 120u32;
+            let pos: Vec<(f64, f64)> = (0..n).map(|_| (s.unit() * 2500.0, s.unit() * 2500.0)).collect();
+            let mut ch = Channel::new(RadioParams::from_config(&radio), pos);
+            for step in 0..4000 {
+                let a = (s.unit() * n as f64) as NodeId;
+                let (x, y) = ch.position(a);
+                // Mostly short steps, sometimes a jump across the area.
+                let to = if step % 50 == 0 { (s.unit() * 2500.0, s.unit() * 2500.0) } else { (x + (s.unit() - 0.5) * 40.0, y + (s.unit() - 0.5) * 40.0) };
+                ch.set_position(a, to);
+                let b = (s.unit() * n as f64) as NodeId;
+                ch.links(b);
+                if step % 97 == 0 {
+                    for c in 0..n {
+                        let kept: Vec<Link> = ch.links(c).to_vec();
+                        let mut fresh = Vec::new();
+                        ch.compute_links(c, &mut fresh);
+                        let key = |l: &Link| (l.node, l.delay, l.power.to_bits(), l.sensed, l.interferes);
+                        assert_eq!(kept.iter().map(key).collect::<Vec<_>>(), fresh.iter().map(key).collect::<Vec<_>>(), "node {c} step {step}");
+                    }
+                }
+            }
+        }
+    }
 }
+
