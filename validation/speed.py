@@ -100,7 +100,8 @@ CASES = [
          _chain("aodv"), ("chain", ["--start=1", "--hops=4", "--routing=aodv", "--staticArp=0", "--seed=1",
                                     "--duration=120"])),
     Case("grid7-dsr", "grid.tcl", C.ns2_args("dsr", 1, _a(), rts_all=False,
-                                             extra=["-pattern", "cross", "-start", "1", "-stagger", "0.5"]), _grid),
+                                             extra=["-pattern", "cross", "-start", "1", "-stagger", "0.5"]), _grid,
+         ("grid", ["--routing=dsr", "--pattern=cross", "--seed=1", "--duration=120"])),
     Case("rwp150-aodv", "rwp.tcl", _rwp_args(150, 2000, "AODV"), _mobile("aodv")),
     Case("rwp150-dsr", "rwp.tcl", _rwp_args(150, 2000, "DSR"), _mobile("dsr")),
     # pause beyond the run: setdest's model pauses first, so no node ever moves
@@ -200,10 +201,12 @@ def fmt(x: float, nd: int = 3) -> str:
 
 
 def print_table(rows: list[Row], sims: list[str]) -> None:
-    print("| scenario | " + " | ".join(f"{s} engine s" for s in sims) + " | ns-2 / hoplab engine | "
+    peers = [s for s in sims if s != "hoplab"]
+    print("| scenario | " + " | ".join(f"{s} engine s" for s in sims) + " | "
+          + " | ".join(f"{p} / hoplab engine" for p in peers) + " | "
           + " | ".join(f"{s} process s" for s in sims) + " | hoplab / ns-2 process | events M "
           + " / ".join(sims) + " | peak MB " + " / ".join(sims) + " |")
-    print("|---|" + "---:|" * (len(sims) + 1) + "---:|" * (len(sims) + 1) + "---|---|")
+    print("|---|" + "---:|" * (2 * len(sims) - 1) + "---:|" * (len(sims) + 1) + "---|---|")
     for r in rows:
         eng = {s: median_of(r.runs.get(s, []), "engine_s") for s in sims}
         proc = {s: median_of(r.runs.get(s, []), "process_s") for s in sims}
@@ -211,7 +214,7 @@ def print_table(rows: list[Row], sims: list[str]) -> None:
         def cell(s: str, v: float) -> str:
             return f"> {r.timeouts[s]} s" if s in r.timeouts and not r.runs.get(s) else fmt(v)
 
-        cells = [cell(s, eng[s]) for s in sims] + [fmt(eng["ns-2"] / eng["hoplab"], 1)]
+        cells = [cell(s, eng[s]) for s in sims] + [fmt(eng[p] / eng["hoplab"], 1) for p in peers]
         cells += [cell(s, proc[s]) for s in sims] + [fmt(proc["hoplab"] / proc["ns-2"], 2)]
         cells.append(" / ".join(fmt(median_of(r.runs.get(s, []), "events") / 1e6, 2) for s in sims))
         cells.append(" / ".join(fmt(median_of(r.runs.get(s, []), "rss_mb"), 0) for s in sims))
