@@ -120,23 +120,25 @@ impl TxTable {
 
     /// A wave of `tx` came up: the receiver it reached and that receiver's
     /// event. The wave moves on to the next receiver.
-    pub fn step(&mut self, queue: &mut EventQueue<Event>, tx: u32, end: bool) -> (NodeId, Event) {
+    /// Also returns the receiver the wave reaches next, if any.
+    pub fn step(&mut self, queue: &mut EventQueue<Event>, tx: u32, end: bool) -> (NodeId, Event, Option<NodeId>) {
         let s = &mut self.slots[tx as usize];
         let i = s.next[end as usize] as usize;
         let r = s.receivers[i];
         // The start wave passes over the sender.
         let skip = (!end && s.receivers.get(i + 1).is_some_and(|n| n.sender)) as usize;
         s.next[end as usize] += 1 + skip as u32;
-        if let Some(n) = s.receivers.get(i + 1 + skip) {
+        let next = s.receivers.get(i + 1 + skip).map(|n| {
             let (phase, offset, seq) = if end { (Phase::SignalEnd, s.airtime, n.seq + 1) } else { (Phase::SignalStart, Dur(0), n.seq) };
             queue.push_held(s.sent + n.delay + offset, phase, n.node, seq, Event::Wave { tx, end });
-        }
+            n.node
+        });
         let ev = match (end, r.sender) {
             (true, true) => Event::TxEnd,
             (true, false) => Event::RxEnd { tx },
             (false, _) => Event::RxStart { tx, power: r.power, sensed: r.sensed, interferes: r.interferes },
         };
-        (r.node, ev)
+        (r.node, ev, next)
     }
 
     pub fn airtime(&self, tx: u32) -> Dur {

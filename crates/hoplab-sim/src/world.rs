@@ -184,7 +184,16 @@ impl World {
                     self.move_node(node);
                     continue;
                 }
-                Event::Wave { tx, end } => self.txs.step(&mut self.queue, tx, end),
+                Event::Wave { tx, end } => {
+                    let (node, ev, next) = self.txs.step(&mut self.queue, tx, end);
+                    if let Some(n) = next {
+                        // The wave's next receiver is nearly always the next
+                        // event: start loading its state (large networks
+                        // wait on memory more than they compute).
+                        self.nodes[n as usize].prefetch();
+                    }
+                    (node, ev)
+                }
                 ev => (node, ev),
             };
             let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs };
