@@ -280,7 +280,7 @@ impl Node {
         loop {
             if self.mac.has_events() {
                 let mut evs = std::mem::take(&mut self.mac_events);
-                evs.extend(self.mac.take_events());
+                self.mac.swap_events(&mut evs);
                 for ev in evs.drain(..) {
                     self.on_mac_event(ev, ctx);
                 }
@@ -581,16 +581,31 @@ impl Node {
     }
 
     /// Make the queued timer events match every layer's deadlines.
+    #[inline]
     pub fn sync_timers(&mut self, ctx: &mut Ctx) {
+        // Called after every event; most change no deadline, so the checks
+        // stay here and the work lives in the out-of-line functions below.
         let mac = *self.mac.timers();
         if mac != self.mac_armed {
-            for (i, at) in mac.into_iter().enumerate() {
-                if at != self.mac_armed[i] {
-                    self.arm(i, at, ctx);
-                }
-            }
-            self.mac_armed = mac;
+            self.sync_mac_timers(mac, ctx);
         }
+        if self.router_touched || self.arp.is_some() || self.agents_touched {
+            self.sync_other_timers(ctx);
+        }
+    }
+
+    #[inline(never)]
+    fn sync_mac_timers(&mut self, mac: [Option<SimTime>; MAC_TIMERS], ctx: &mut Ctx) {
+        for (i, at) in mac.into_iter().enumerate() {
+            if at != self.mac_armed[i] {
+                self.arm(i, at, ctx);
+            }
+        }
+        self.mac_armed = mac;
+    }
+
+    #[inline(never)]
+    fn sync_other_timers(&mut self, ctx: &mut Ctx) {
         if std::mem::take(&mut self.router_touched) {
             let r = self.router.poll_timeout();
             self.arm(ROUTER_TIMER, r, ctx);

@@ -247,8 +247,16 @@ impl Dcf {
     }
 
     /// Outputs produced since the last call, oldest first.
+    #[cfg(test)]
     pub fn take_events(&mut self) -> std::vec::Drain<'_, MacEvent> {
         self.out.drain(..)
+    }
+
+    /// Hand over the outputs by swapping buffers with `empty` (no copy of
+    /// the events, which carry whole frames).
+    pub fn swap_events(&mut self, empty: &mut Vec<MacEvent>) {
+        debug_assert!(empty.is_empty());
+        std::mem::swap(&mut self.out, empty);
     }
 
     pub fn has_events(&self) -> bool {
