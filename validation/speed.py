@@ -284,6 +284,7 @@ def main() -> int:
                     row.timeouts["hoplab"] = int(a.timeout)
                 else:
                     row.runs.setdefault("hoplab", []).append(h)
+                n3 = None
                 if a.ns3:
                     n3 = run_ns3(c, a.ns3, a.timeout)
                     if n3 is not None:
@@ -291,7 +292,7 @@ def main() -> int:
                 print(f"  round {rnd + 1}: {c.name}: hoplab {fmt(h['engine_s']) if h else 'timeout'} s, "
                       f"ns-2 {fmt(m['engine_s'])} s (engine)", file=sys.stderr, flush=True)
                 if sink:
-                    sink.write(json.dumps({"case": c.name, "round": rnd, "hoplab": h, "ns2": m}) + "\n")
+                    sink.write(json.dumps({"case": c.name, "round": rnd, "hoplab": h, "ns2": m, "ns3": n3}) + "\n")
                     sink.flush()
     print_table(rows, sims)
     load = os.getloadavg()
