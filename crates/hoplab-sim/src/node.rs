@@ -19,6 +19,7 @@ use crate::queue::{EventQueue, Phase};
 use crate::time::SimTime;
 use crate::trace::Tracer;
 use crate::wire::{Body, Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
+use crate::fasthash::FastMap;
 use std::collections::BTreeMap;
 
 /// The world's shared pieces a node may touch while handling an event.
@@ -96,9 +97,14 @@ pub struct Node {
     mac_armed: [Option<SimTime>; MAC_TIMERS],
     first_agent_timer: usize,
     next_uid: u64,
-    /// An agent was fed an input since its deadlines were last read: agents
-    /// change only then, so other events skip re-reading their timers.
-    agents_touched: bool,
+    /// Agents fed an input since their deadlines were last read (agents
+    /// change only then), each once, with `agent_touched` as the mark: with
+    /// thousands of flows at a node, re-reading every agent after every
+    /// event made the run quadratic in the flows.
+    touched_agents: Vec<u32>,
+    agent_touched: Vec<bool>,
+    /// The agent of each flow ending or starting here (the first, as a scan).
+    agent_of_flow: FastMap<u32, usize>,
     /// The router was fed an input since its deadline was last read.
     router_touched: bool,
     mac_events: Vec<MacEvent>,
@@ -112,6 +118,9 @@ impl Node {
         mac.promiscuous = router.promiscuous();
         let first_agent_timer = ARP_TIMER + arp.is_some() as usize;
         let timers = vec![TimerSlot::default(); first_agent_timer + AGENT_TIMERS * agents.len()];
+        // Reversed, so that the first agent of a flow is the one kept.
+        let agent_of_flow = agents.iter().enumerate().rev().map(|(k, a)| (a.flow(), k)).collect();
+        let n_agents = agents.len();
         Node {
             id,
             radio,
@@ -129,7 +138,9 @@ impl Node {
             mac_armed: [None; MAC_TIMERS],
             first_agent_timer,
             next_uid: 0,
-            agents_touched: true,
+            touched_agents: (0..n_agents as u32).collect(),
+            agent_touched: vec![true; n_agents],
+            agent_of_flow,
             router_touched: true,
             mac_events: Vec::new(),
             route_actions: Vec::new(),
@@ -255,7 +266,7 @@ impl Node {
                     let first = self.first_agent_timer;
                     let k = (slot - first) / AGENT_TIMERS;
                     self.agents[k].handle_timer(now, (slot - first) % AGENT_TIMERS);
-                    self.agents_touched = true;
+                    self.touch_agent(k);
                     self.agent_output(k, ctx);
                 }
             }
@@ -407,9 +418,9 @@ impl Node {
                 let flow = p.flow().expect("data packet");
                 self.stats.net.arrived(now, &p, flow, p.ptype() == PacketType::Ack);
                 self.router.delivered(now, from, &p, &mut acts);
-                if let Some(k) = self.agents.iter().position(|a| a.flow() == flow) {
+                if let Some(&k) = self.agent_of_flow.get(&flow) {
                     self.agents[k].handle_packet(now, &p);
-                    self.agents_touched = true;
+                    self.touch_agent(k);
                     self.agent_output(k, ctx);
                 }
             }
@@ -500,9 +511,9 @@ impl Node {
                 }
                 RouteAction::RouteLost { dst } => {
                     // ELFN (tcp/elfn.rs): tell the local senders to `dst`.
-                    for a in self.agents.iter_mut() {
-                        if a.peer() == dst && a.route_lost(now) {
-                            self.agents_touched = true;
+                    for k in 0..self.agents.len() {
+                        if self.agents[k].peer() == dst && self.agents[k].route_lost(now) {
+                            self.touch_agent(k);
                         }
                     }
                 }
@@ -589,7 +600,7 @@ impl Node {
         if mac != self.mac_armed {
             self.sync_mac_timers(mac, ctx);
         }
-        if self.router_touched || self.arp.is_some() || self.agents_touched {
+        if self.router_touched || self.arp.is_some() || !self.touched_agents.is_empty() {
             self.sync_other_timers(ctx);
         }
     }
@@ -614,14 +625,34 @@ impl Node {
             let t = arp.poll_timeout();
             self.arm(ARP_TIMER, t, ctx);
         }
-        if !std::mem::take(&mut self.agents_touched) {
+        if self.touched_agents.is_empty() {
             return;
         }
-        for k in 0..self.agents.len() {
+        // In agent order, as when every agent was re-read: an unchanged
+        // deadline arms nothing, so the same sequence numbers are taken.
+        let mut touched = std::mem::take(&mut self.touched_agents);
+        touched.sort_unstable();
+        for &k in &touched {
+            let k = k as usize;
+            self.agent_touched[k] = false;
             let t = self.agents[k].timeouts();
             for (j, at) in t.into_iter().enumerate() {
                 self.arm(self.first_agent_timer + AGENT_TIMERS * k + j, at, ctx);
             }
+        }
+        touched.clear();
+        self.touched_agents = touched;
+    }
+
+    /// The index of flow `flow`'s agent at this node.
+    pub fn agent_index(&self, flow: u32) -> Option<usize> {
+        self.agent_of_flow.get(&flow).copied()
+    }
+
+    fn touch_agent(&mut self, k: usize) {
+        if !self.agent_touched[k] {
+            self.agent_touched[k] = true;
+            self.touched_agents.push(k as u32);
         }
     }
 }

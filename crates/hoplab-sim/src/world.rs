@@ -258,7 +258,7 @@ impl World {
         let mut ts = TimeSeries::default();
         for (i, f) in self.scenario.flows.iter().enumerate() {
             let flow = i as u32;
-            let find = |n: NodeId| self.nodes[n as usize].agents.iter().position(|a| a.flow() == flow).unwrap();
+            let find = |n: NodeId| self.nodes[n as usize].agent_index(flow).expect("flow endpoints have agents");
             let (si, di) = (find(f.src), find(f.dst));
             let mut row = FlowRow { flow, src: f.src, dst: f.dst, start_s: f.start, completion_s: f64::NAN, transfer_throughput_kbps: f64::NAN, ..FlowRow::default() };
             let stop_s = f.stop.unwrap_or(end_s).min(end_s);
