@@ -61,7 +61,10 @@ struct Slot {
     receivers: Vec<Receiver>,
     /// The next receiver of the start wave and of the end wave.
     next: [u32; 2],
-    /// Receivers yet to see the end.
+    /// Entries of the end wave not yet done with the frame: every receiver
+    /// (released after its `RxEnd` is handled) and the sender (released as
+    /// its `TxEnd` is stepped), so the slot is not reused while an entry of
+    /// the wave still points at it.
     pending: u32,
 }
 
@@ -101,7 +104,7 @@ impl TxTable {
         s.frame = Some(frame);
         s.airtime = airtime;
         s.sent = now;
-        s.pending = links.len() as u32;
+        s.pending = links.len() as u32 + 1;
         s.receivers.clear();
         // The sender's TxEnd (delay 0, its own key) heads the end wave.
         let at = links.partition_point(|l| (l.delay, l.node) < (Dur(0), sender));
@@ -110,7 +113,8 @@ impl TxTable {
         // Its `seq` is that of the end, as for a receiver's: one less here.
         s.receivers.push(Receiver { node: sender, sender: true, delay: Dur(0), power: 0.0, sensed: false, interferes: false, seq: tx_end_seq - 1 });
         s.receivers.extend(links[at..].iter().map(&mut receiver));
-        let start = s.receivers.iter().position(|r| !r.sender).expect("a receiver");
+        // The start wave skips the sender, which can only head it (at == 0).
+        let start = (at == 0) as usize;
         s.next = [start as u32, 0];
         let (first, head) = (s.receivers[start], s.receivers[0]);
         queue.push_held(now + first.delay, Phase::SignalStart, first.node, first.seq, Event::Wave { tx, end: false });
@@ -118,9 +122,8 @@ impl TxTable {
         tx
     }
 
-    /// A wave of `tx` came up: the receiver it reached and that receiver's
-    /// event. The wave moves on to the next receiver.
-    /// Also returns the receiver the wave reaches next, if any.
+    /// A wave of `tx` came up: the node it reached, that node's event, and
+    /// the node it reaches next, if any (the wave is queued on to it).
     pub fn step(&mut self, queue: &mut EventQueue<Event>, tx: u32, end: bool) -> (NodeId, Event, Option<NodeId>) {
         let s = &mut self.slots[tx as usize];
         let i = s.next[end as usize] as usize;
@@ -134,7 +137,10 @@ impl TxTable {
             n.node
         });
         let ev = match (end, r.sender) {
-            (true, true) => Event::TxEnd,
+            (true, true) => {
+                self.release(tx);
+                Event::TxEnd
+            }
             (true, false) => Event::RxEnd { tx },
             (false, _) => Event::RxStart { tx, power: r.power, sensed: r.sensed, interferes: r.interferes },
         };
@@ -149,7 +155,7 @@ impl TxTable {
         self.slots[tx as usize].frame.as_ref().expect("frame already released")
     }
 
-    /// One receiver is done with `tx`.
+    /// One receiver is done with `tx` (its `RxEnd` handled).
     pub fn release(&mut self, tx: u32) {
         let s = &mut self.slots[tx as usize];
         s.pending -= 1;
@@ -157,5 +163,71 @@ impl TxTable {
             s.frame = None;
             self.free.push(tx);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::FrameKind;
+
+    fn frame() -> Frame {
+        Frame { kind: FrameKind::Ack, src: 1, dst: 0, duration_us: 0, seq: 0, retry: false, packet: None }
+    }
+
+    fn link(node: NodeId, delay: u64) -> Link {
+        Link { node, power: 1.0, delay: Dur(delay), sensed: true, interferes: true }
+    }
+
+    #[test]
+    fn a_slot_outlives_the_senders_tx_end() {
+        // Node 1 sends; node 0, its only receiver, stands at the same spot
+        // (delay 0, lower id), so 0's RxEnd pops before 1's TxEnd. When 0 is
+        // done with the frame, a new one must not take the slot while 1's
+        // TxEnd still steps through it.
+        let mut q = EventQueue::new(4);
+        let mut txs = TxTable::default();
+        let first = txs.launch(&mut q, SimTime(0), 1, frame(), Dur(100), &[link(0, 0)]);
+        let mut other = None;
+        let mut seen = vec![];
+        while let Some((t, node, ev)) = q.pop() {
+            let (n, ev, _) = match ev {
+                Event::Wave { tx, end } => txs.step(&mut q, tx, end),
+                ev => (node, ev, None),
+            };
+            assert_eq!(n, node, "the entry's key names the node it reaches");
+            if let Event::RxEnd { tx } = ev {
+                txs.release(tx);
+                if tx == first {
+                    other = Some(txs.launch(&mut q, t, 3, frame(), Dur(100), &[link(2, 5)]));
+                }
+            }
+            seen.push((t.0, n, ev.code() & 0xff));
+        }
+        assert_ne!(other, Some(first), "the slot was still 1's TxEnd's");
+        // 1 = RxStart, 2 = RxEnd, 3 = TxEnd: the first frame, then the other at node 2.
+        assert_eq!(seen, vec![(0, 0, 1), (100, 0, 2), (100, 1, 3), (105, 2, 1), (200, 3, 3), (205, 2, 2)]);
+    }
+
+    #[test]
+    fn waves_pop_in_the_order_of_one_entry_per_reception() {
+        // Three receivers at different delays, one co-located with a lower
+        // id: the events come in (time, phase, node) order, sender's TxEnd
+        // inside the end wave.
+        let mut q = EventQueue::new(4);
+        let mut txs = TxTable::default();
+        txs.launch(&mut q, SimTime(0), 2, frame(), Dur(100), &[link(1, 0), link(3, 0), link(0, 7)]);
+        let mut seen = vec![];
+        while let Some((t, _, ev)) = q.pop() {
+            let (n, ev, _) = match ev {
+                Event::Wave { tx, end } => txs.step(&mut q, tx, end),
+                ev => panic!("{ev:?}"),
+            };
+            if let Event::RxEnd { tx } = ev {
+                txs.release(tx);
+            }
+            seen.push((t.0, n, ev.code() & 0xff));
+        }
+        assert_eq!(seen, vec![(0, 1, 1), (0, 3, 1), (7, 0, 1), (100, 1, 2), (100, 2, 3), (100, 3, 2), (107, 0, 2)]);
     }
 }
