@@ -103,6 +103,10 @@ pub struct Node {
     /// event made the run quadratic in the flows.
     touched_agents: Vec<u32>,
     agent_touched: Vec<bool>,
+    /// Agents' deadlines read since the start (a test's measure of the
+    /// per-event cost in flows: issue 22 item 6).
+    #[cfg(test)]
+    pub agent_reads: u64,
     /// The agent of each flow ending or starting here (the first, as a scan).
     agent_of_flow: FastMap<u32, usize>,
     /// The router was fed an input since its deadline was last read.
@@ -140,6 +144,8 @@ impl Node {
             next_uid: 0,
             touched_agents: (0..n_agents as u32).collect(),
             agent_touched: vec![true; n_agents],
+            #[cfg(test)]
+            agent_reads: 0,
             agent_of_flow,
             router_touched: true,
             mac_events: Vec::new(),
@@ -635,6 +641,10 @@ impl Node {
         for &k in &touched {
             let k = k as usize;
             self.agent_touched[k] = false;
+            #[cfg(test)]
+            {
+                self.agent_reads += 1;
+            }
             let t = self.agents[k].timeouts();
             for (j, at) in t.into_iter().enumerate() {
                 self.arm(self.first_agent_timer + AGENT_TIMERS * k + j, at, ctx);

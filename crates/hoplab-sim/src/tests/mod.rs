@@ -7,6 +7,7 @@
 mod common;
 mod dsr_amplification;
 mod dsr_scenarios;
+mod flows_at_scale;
 mod mobility_walk;
 mod mobility_waypoint;
 mod schema_props;
