@@ -308,10 +308,13 @@ class Store:
         before the engine declared the column (it reads back as NaN). Only
         integer and boolean columns can tell: the engine never leaves them
         empty, while a float column may be NaN by right."""
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(flows)")}
         cols = [c for c, t in SCHEMA["flows"].items() if t in ("int64", "bool")]
-        # One scan of the table for every column.
+        # One scan of the table for every column; a column the table lacks
+        # altogether (a store opened read-only, not migrated) is lacked by every run.
         counts = self.db.execute("SELECT " + ", ".join(
-            f'COUNT(DISTINCT CASE WHEN "{c}" IS NULL THEN key END)' for c in cols) + " FROM flows").fetchone()
+            f'COUNT(DISTINCT CASE WHEN "{c}" IS NULL THEN key END)' if c in have else "COUNT(DISTINCT key)"
+            for c in cols) + " FROM flows").fetchone()
         return {c: n for c, n in zip(cols, counts) if n}
 
     def run_dir(self, key: str) -> Path:
