@@ -29,6 +29,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .owner import Owner, alive, me
+from .space import SQL_MARGIN
 
 if TYPE_CHECKING:
     from .store import Store
@@ -73,7 +74,7 @@ class Claims:
         """DONE if the run is recorded, HELD if another live process has
         claimed it, else TAKEN (now claimed by this process)."""
         now = time.time()
-        with self._lock, self._tx() as db:
+        with self.store._full(SQL_MARGIN), self._lock, self._tx() as db:
             if db.execute("SELECT 1 FROM runs WHERE key = ?", (key,)).fetchone():
                 return DONE
             row = db.execute("SELECT host, pid, started, expires FROM claims WHERE key = ?", (key,)).fetchone()
