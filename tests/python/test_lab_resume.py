@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -123,14 +124,46 @@ def test_workers_do_not_outlive_a_killed_sweep(tmp_path):
     assert not alive
 
 
-def test_two_processes_writing_one_store(tmp_path, reference):
+def _ran(out):
+    """(runs simulated, runs left to another process) from `lab run`'s summary line."""
+    m = re.search(r"(\d+) run now \(\d+ failed\)(?:; (\d+) run by another process)?", out)
+    assert m, out
+    return int(m[1]), int(m[2] or 0)
+
+
+def test_two_processes_writing_one_store_share_the_work(tmp_path, reference):
     design = _design_file(tmp_path)
     store = tmp_path / "shared"
     a = _start(design, store, jobs=1)
+    _wait_for_progress(store, 0, a)  # a second `lab run` joining one under way
     b = _start(design, store, jobs=1)
+    ran = []
     for p in (a, b):
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
+        ran.append(_ran(out)[0])
+    # Each simulated a part, none twice (issue 22: both used to simulate all 24).
+    assert sum(ran) == 24 and min(ran) > 0, ran
     assert lab.Store(store).digest() == reference[0]
     db = sqlite3.connect(store / "store.sqlite")
     assert db.execute("SELECT count(*), count(DISTINCT key) FROM runs").fetchone() == (24, 24)
+    assert db.execute("SELECT count(*) FROM claims").fetchone() == (0,)
+
+
+def test_a_killed_claimers_runs_are_taken_over_at_once(tmp_path, reference):
+    design = _design_file(tmp_path)
+    store = tmp_path / "s"
+    p = _start(design, store, jobs=2)
+    _wait_for_progress(store, 0, p)
+    p.kill()  # no time to release its claims
+    p.communicate(timeout=60)
+    db = sqlite3.connect(store / "store.sqlite")
+    held = {k for (k,) in db.execute("SELECT key FROM claims WHERE pid = ?", (p.pid,))}
+    assert held, "the killed run held no claims"
+    left = 24 - _recorded(store)
+    t0 = time.perf_counter()
+    s = lab.run(DESIGN, store, jobs=1, progress=False)
+    # Not waiting out the 60 s lease: the holder is known dead (same host).
+    assert time.perf_counter() - t0 < reference[1] + 20
+    assert (s.ran, s.others) == (left, 0)
+    assert lab.Store(store).digest() == reference[0]

@@ -60,7 +60,7 @@ def status_cmd(store: Path, design: Path | None) -> None:
     with lab_errors(design):
         st = lab.status(store, d)
         click.echo(st.to_string(index=False))
-        with lab.Store(store, create=False) as s:
+        with lab.Store(store, readonly=True) as s:
             failed = s.query("SELECT key, seed, error FROM runs WHERE status = 'failed' ORDER BY key LIMIT 20")
         for r in failed.itertuples(index=False):
             click.echo(f"failed {r.key[:12]} seed {r.seed}: {r.error}")

@@ -97,7 +97,7 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
     valid = ("flows", "runs") + RUN_TABLES
     if table not in valid:
         raise ValueError(f"table: {table!r} is not one of {', '.join(valid)}")
-    with Store(store, create=False) as st:
+    with Store(store, readonly=True) as st:
         names = _designs(st, design)
         runs, factors = _runs_frame(st, names)
         lead = RUN_COLUMNS + factors + RUN_TAIL
@@ -108,6 +108,9 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
         if table == "flows":
             _warn_lacking(st)
             flows = st.query("SELECT * FROM flows")
+            for c in SCHEMA["flows"]:  # declared since the store was written (read-only: not added to it)
+                if c not in flows.columns:
+                    flows[c] = None
             out = runs.merge(flows, on="key", how="left")
             out = out.sort_values(["design", "idx", "flow"], na_position="first")
             out = _typed(out.drop(columns="idx").reset_index(drop=True), SCHEMA["flows"])
@@ -132,7 +135,7 @@ def status(store: str | os.PathLike[str], design: Design | None = None) -> pd.Da
     (not yet registered, e.g. before `lab run`), its own runs are counted."""
     import pandas as pd
 
-    with Store(store, create=False) as st:
+    with Store(store, readonly=True) as st:
         rec = st.recorded()
         rows = []
         if design is not None:

@@ -3,19 +3,23 @@
 Only runs whose key the store does not hold are simulated (a run shared with
 another design, or finished before a kill, is reused); each is recorded as
 soon as it ends, so Ctrl-C or a kill loses at most the runs in flight. A run
-that fails is recorded with its error and the sweep goes on.
+that fails is recorded with its error and the sweep goes on. Several
+`lab.run`s on one store share its runs: each claims a run before simulating
+it (`claims`), and waits at the end for the runs that others hold.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .design import Design, engine_version
 from .execute import LabError, backend_for
+from .claims import DONE, HELD, POLL_S, TAKEN, Claims
 from .store import Store
 
 __all__ = ["run", "Summary", "as_design"]
@@ -29,10 +33,12 @@ class Summary:
     ran: int  # simulated now
     failed: int  # of those, failed
     store: str
+    others: int = 0  # recorded meanwhile by another process on the same store
 
     def __str__(self) -> str:
+        shared = f"; {self.others} run by another process" if self.others else ""
         return (f"{self.design}: {self.total} runs; {self.reused} already in {self.store}, "
-                f"{self.ran} run now ({self.failed} failed)")
+                f"{self.ran} run now ({self.failed} failed){shared}")
 
 
 def as_design(design: Design | Mapping[str, Any] | str | os.PathLike[str]) -> Design:
@@ -98,17 +104,46 @@ def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str 
         be = backend_for(backend, min(jobs, len(todo)), client, address)
         bar = _bar(len(todo), show)
         try:
-            for out in be.map_unordered(r.payload() for r in todo):
-                r = by_key[out["key"]]
-                out.update(seed=r.seed, engine=engine, scenario=r.resolved)
-                st.record(out)
-                summary.ran += 1
-                if out["status"] != "ok":
-                    summary.failed += 1
-                    bar.set_postfix_str(f"failed={summary.failed}", refresh=False)
-                bar.update(1)
-                if on_run is not None:
-                    on_run(out)
+            with Claims(st) as claims:
+                pending = todo
+                while pending:
+                    held: list[Any] = []
+                    taken_before = summary.ran
+
+                    def payloads() -> Any:
+                        # Claimed one at a time as the backend asks for work, so two
+                        # processes interleave; a run held elsewhere is looked at again later.
+                        for r in pending:
+                            got = claims.take(r.key)
+                            if got == TAKEN:
+                                yield r.payload()
+                            elif got == HELD:
+                                held.append(r)
+                            else:
+                                assert got == DONE
+                                summary.others += 1
+                                bar.update(1)
+
+                    outcomes = be.map_unordered(payloads())
+                    try:
+                        for out in outcomes:
+                            r = by_key[out["key"]]
+                            out.update(seed=r.seed, engine=engine, scenario=r.resolved)
+                            if st.record(out):
+                                summary.ran += 1
+                                if out["status"] != "ok":
+                                    summary.failed += 1
+                                    bar.set_postfix_str(f"failed={summary.failed}", refresh=False)
+                            else:  # recorded by a process that took over our claim
+                                summary.others += 1
+                            bar.update(1)
+                            if on_run is not None:
+                                on_run(out)
+                    finally:
+                        outcomes.close()  # stops the workers at once if the sweep ends in an error
+                    pending = held
+                    if pending and summary.ran == taken_before:
+                        time.sleep(POLL_S)  # every remaining run is held by another process
         finally:
             bar.close()
             be.close()

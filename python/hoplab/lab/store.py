@@ -1,7 +1,8 @@
 """The lab's result store: a directory with an SQLite index and Parquet tables.
 
-    STORE/store.sqlite                  index (WAL): runs, their flows, designs
+    STORE/store.sqlite                  index (WAL): runs, their flows, designs, claims
     STORE/tables/<k[:2]>/<key>/<t>.parquet   the other tables of each run
+    STORE/tmp/<host>.<pid>/<key>/       tables being written (renamed into tables/)
 
 A run is identified by its key (`design.run_key`: the resolved scenario, the
 seed and the engine version), so a run shared by two designs, or asked for
@@ -11,8 +12,13 @@ are inserted in one transaction, all under SQLite's write lock (``BEGIN
 IMMEDIATE``), which also serialises several processes writing to one store.
 Until that transaction commits the run does not exist: a kill at any moment
 leaves the store as it was (an orphaned table directory is replaced when the
-run is recorded again), and a second writer that finished the same run later
-finds it recorded and discards its copy. SQLite's locking needs a local file
+run is recorded again; the temporary directory of a dead writer is removed
+when the store is next opened for writing), and a second writer that finished
+the same run later finds it recorded and discards its copy. Writers share the
+work through claims (`claims`). A write that fails for want of space is
+rolled back and reported as one line naming the store and the space needed.
+`status`, `export` and `load` open the store read-only (`readonly=True`), so
+a store in a read-only directory or mount can be read. SQLite's locking needs a local file
 system (not NFS): with Dask, workers return results to the one process that
 writes.
 
@@ -31,6 +37,7 @@ import shutil
 import socket
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
@@ -39,6 +46,8 @@ if TYPE_CHECKING:  # pandas is imported where a table is built
 
 from ..manifest import _sha256
 from .._schema import SCHEMA, TABLES
+from .owner import Owner, alive, me
+from .space import SQL_MARGIN, full_text, is_full
 
 __all__ = ["Store", "StoreError", "StoreMigrationWarning", "STORE_FILE"]
 
@@ -85,6 +94,13 @@ CREATE TABLE IF NOT EXISTS design_runs (
     PRIMARY KEY (design, idx)
 );
 CREATE INDEX IF NOT EXISTS design_runs_key ON design_runs(key);
+CREATE TABLE IF NOT EXISTS claims (
+    key TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    expires REAL NOT NULL
+);
 """
 
 
@@ -123,45 +139,128 @@ def _sql_value(v: Any) -> Any:
     return v
 
 
+# Primary SQLite result codes (sqlite.org/rescode.html); extended codes add bits above 0xFF.
+_READONLY, _IOERR, _CANTOPEN = 8, 10, 14
+
+
+def _cannot_write(e: sqlite3.Error) -> bool:
+    return getattr(e, "sqlite_errorcode", 0) & 0xFF in (_READONLY, _CANTOPEN)
+
+
 class Store:
     """An open store (created if missing). Use as a context manager or call
     `close`. Every method is safe with other processes writing the same store."""
 
-    def __init__(self, directory: str | os.PathLike[str], *, create: bool = True) -> None:
+    def __init__(self, directory: str | os.PathLike[str], *, create: bool = True, readonly: bool = False) -> None:
+        """``readonly``: only read (never creates, changes or cleans anything), so
+        a store in a read-only directory, mount or archive can be read."""
         self.dir = Path(directory)
         self.path = self.dir / STORE_FILE
+        self.readonly = readonly
         if not self.path.exists():
-            if not create:
+            if not create or readonly:
                 raise StoreError(f"{self.dir}: not a hoplab store (no {STORE_FILE})")
             if self.dir.exists() and not self.dir.is_dir():
                 raise StoreError(f"{self.dir}: not a directory")
             try:
                 self.dir.mkdir(parents=True, exist_ok=True)
             except OSError as e:
+                if is_full(e, self.dir.parent if not self.dir.exists() else self.dir):
+                    raise StoreError(full_text(self.dir, SQL_MARGIN)) from None
                 raise StoreError(f"{self.dir}: cannot create the store ({e.strerror or e})") from None
         try:
-            # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE).
-            self.db = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            # FULL: a commit survives a power cut too (NORMAL only a process kill); it costs an
-            # fsync per run, milliseconds against a run's tenths of a second.
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            with self._write():
-                for stmt in filter(str.strip, _SCHEMA_SQL.split(";")):
-                    self.db.execute(stmt)
-                row = self.db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
-                if row is None:
-                    self.db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT_VERSION),))
-                elif row[0] != str(FORMAT_VERSION):
-                    raise StoreError(f"{self.path}: store format {row[0]}, this hoplab reads {FORMAT_VERSION}")
-                # Flows columns appended since the store was made (a NULL in old rows).
-                have = {r[1] for r in self.db.execute("PRAGMA table_info(flows)")}
-                for c, t in SCHEMA["flows"].items():
-                    if c not in have:
-                        self.db.execute(f'ALTER TABLE flows ADD COLUMN "{c}" {_SQL_TYPE[t]}')
+            if readonly:
+                self.db = self._open_readonly()
+                return
+            self.db = self.connect()
+            with self._full(SQL_MARGIN):
+                self._open_for_writing()
         except sqlite3.DatabaseError as e:
+            if not readonly and _cannot_write(e):
+                raise StoreError(f"{self.dir}: cannot write to the store (a read-only place, or no permission); "
+                                 "`hoplab lab status` and `lab export` can still read it") from None
             raise StoreError(f"{self.path}: not a usable store ({e})") from None
+        self._remove_dead_tmp()
+
+    def connect(self, **kw: Any) -> sqlite3.Connection:
+        """A new read-write connection to the index (transactions explicit)."""
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE).
+        return sqlite3.connect(self.path, timeout=60.0, isolation_level=None, **kw)
+
+    def _open_for_writing(self) -> None:
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit survives a power cut too (NORMAL only a process kill); it costs an
+        # fsync per run, milliseconds against a run's tenths of a second.
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        with self._write():
+            for stmt in filter(str.strip, _SCHEMA_SQL.split(";")):
+                self.db.execute(stmt)
+            row = self.db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT_VERSION),))
+            elif row[0] != str(FORMAT_VERSION):
+                raise StoreError(f"{self.path}: store format {row[0]}, this hoplab reads {FORMAT_VERSION}")
+            # Flows columns appended since the store was made (a NULL in old rows).
+            have = {r[1] for r in self.db.execute("PRAGMA table_info(flows)")}
+            for c, t in SCHEMA["flows"].items():
+                if c not in have:
+                    self.db.execute(f'ALTER TABLE flows ADD COLUMN "{c}" {_SQL_TYPE[t]}')
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        uri = self.path.resolve().as_uri()  # percent-encoded, as SQLite URIs want
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=60.0, isolation_level=None)
+            self._check_format(db)
+            return db
+        except sqlite3.OperationalError as e:
+            if (getattr(e, "sqlite_errorcode", 0) & 0xFF) not in (_CANTOPEN, _IOERR):
+                raise
+        # A WAL-mode reader needs the -shm index file, which SQLite cannot
+        # create in a read-only directory (sqlite.org/wal.html#readonly) nor
+        # grow on a full disk. Nobody writes there then, so read the file as
+        # immutable (no locks, no -shm) -- unless a -wal file holds writes not
+        # yet copied into it, which an immutable reader would miss.
+        wal = self.path.with_name(STORE_FILE + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise StoreError(f"{wal}: unfinished writes SQLite cannot read here (a read-only place or a full "
+                             "disk: it must write store.sqlite-shm); copy the store to a writable disk to read it")
+        db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
+        self._check_format(db)
+        return db
+
+    def _check_format(self, db: sqlite3.Connection) -> None:
+        row = db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
+        if row is None or row[0] != str(FORMAT_VERSION):
+            raise StoreError(f"{self.path}: store format {row[0] if row else 'unknown'}, "
+                             f"this hoplab reads {FORMAT_VERSION}")
+
+    @contextmanager
+    def _full(self, need: int) -> Iterator[None]:
+        """A write that finds the disk full: the one-line error naming the store
+        and about the space it needed (the transaction is rolled back)."""
+        try:
+            yield
+        except (OSError, sqlite3.Error) as e:
+            if is_full(e, self.dir):
+                raise StoreError(full_text(self.dir, need)) from None
+            raise
+
+    def _tmp_root(self) -> Path:
+        return self.dir / "tmp"
+
+    def _remove_dead_tmp(self) -> None:
+        """Remove the temporary table directories of writers that died (a
+        kill, a full disk) before renaming them into place."""
+        try:
+            entries = list(os.scandir(self._tmp_root()))
+        except OSError:
+            return
+        for e in entries:
+            host, _, pid = e.name.rpartition(".")
+            if not pid.isdigit() or alive(Owner(host, int(pid), "")) is not False:
+                continue  # a live writer's, or another host's (it may be writing)
+            shutil.rmtree(e.path, ignore_errors=True)
 
     # --- plumbing ------------------------------------------------------
     class _Tx:
@@ -173,13 +272,30 @@ class Store:
             return self.db
 
         def __exit__(self, exc_type: Any, *_: Any) -> None:
-            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+            if exc_type is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except sqlite3.Error:
+                    self._rollback()  # e.g. a full disk at commit: leave no transaction open
+                    raise
+            self._rollback()
+
+        def _rollback(self) -> None:
+            if self.db.in_transaction:  # SQLite may have rolled back already (SQLITE_FULL)
+                self.db.execute("ROLLBACK")
 
     def _write(self) -> "Store._Tx":
         return Store._Tx(self.db)
 
     def close(self) -> None:
         self.db.close()
+        if not self.readonly:
+            owner = me()
+            try:  # this writer's temporary directory, empty once its tables were renamed in
+                os.rmdir(self._tmp_root() / f"{owner.host}.{owner.pid}")
+            except OSError:
+                pass
 
     def __enter__(self) -> "Store":
         return self
@@ -192,10 +308,13 @@ class Store:
         before the engine declared the column (it reads back as NaN). Only
         integer and boolean columns can tell: the engine never leaves them
         empty, while a float column may be NaN by right."""
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(flows)")}
         cols = [c for c, t in SCHEMA["flows"].items() if t in ("int64", "bool")]
-        # One scan of the table for every column.
+        # One scan of the table for every column; a column the table lacks
+        # altogether (a store opened read-only, not migrated) is lacked by every run.
         counts = self.db.execute("SELECT " + ", ".join(
-            f'COUNT(DISTINCT CASE WHEN "{c}" IS NULL THEN key END)' for c in cols) + " FROM flows").fetchone()
+            f'COUNT(DISTINCT CASE WHEN "{c}" IS NULL THEN key END)' if c in have else "COUNT(DISTINCT key)"
+            for c in cols) + " FROM flows").fetchone()
         return {c: n for c, n in zip(cols, counts) if n}
 
     def run_dir(self, key: str) -> Path:
@@ -208,7 +327,8 @@ class Store:
         runs = design.expand()
         rows = [(design.name, r.index, r.key, r.cell_index, json.dumps(r.cell, sort_keys=True), r.replica, str(r.seed))
                 for r in runs]
-        with self._write() as db:
+        need = SQL_MARGIN + 2 * sum(len(r[4]) + len(r[2]) + len(r[6]) + 64 for r in rows)  # rows and index
+        with self._full(need), self._write() as db:
             db.execute("DELETE FROM design_runs WHERE design = ?", (design.name,))
             db.execute("INSERT OR REPLACE INTO designs VALUES (?, ?, ?)",
                        (design.name, json.dumps(design.to_dict(), sort_keys=True), json.dumps(design.factor_names)))
@@ -237,8 +357,12 @@ class Store:
         if the store already had it (then nothing changes)."""
         key = outcome["key"]
         blobs: dict[str, bytes] = outcome.get("tables") or {}  # Parquet bytes per table (`parquet_bytes`)
-        with self._write() as db:
+        flows = outcome.get("flows")
+        # Its tables, and its flows' rows in the index (about 16 bytes a value).
+        need = sum(map(len, blobs.values())) + SQL_MARGIN + (0 if flows is None else flows.size * 16)
+        with self._full(need), self._write() as db:
             if db.execute("SELECT 1 FROM runs WHERE key = ?", (key,)).fetchone():
+                db.execute("DELETE FROM claims WHERE key = ?", (key,))
                 return False
             listing = self._write_tables(key, blobs, outcome.get("rows") or {})
             info = dict(outcome.get("info") or {})
@@ -252,7 +376,7 @@ class Store:
                 json.dumps(info, sort_keys=True, default=str), json.dumps(listing, sort_keys=True),
                 wall if wall is not None else outcome.get("wall_s"), socket.gethostname(),
                 time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
-            flows = outcome.get("flows")
+            db.execute("DELETE FROM claims WHERE key = ?", (key,))  # done: nobody need hold it
             if flows is not None and len(flows):
                 cols = [c for c in FLOW_COLUMNS if c in flows.columns]
                 sql = (f"INSERT INTO flows (key, {', '.join(f'{chr(34)}{c}{chr(34)}' for c in cols)}) "
@@ -265,10 +389,21 @@ class Store:
         final = self.run_dir(key)
         if not blobs:
             return {}
-        tmp = final.parent / f".{key}.tmp-{os.getpid()}"
+        # Written apart from tables/ (one directory per writer: `_remove_dead_tmp`
+        # finds a dead writer's leftovers without listing every run), then renamed in.
+        owner = me()
+        tmp = self._tmp_root() / f"{owner.host}.{owner.pid}" / key
         if tmp.exists():
             shutil.rmtree(tmp)
+        try:
+            return self._fill(tmp, final, blobs, rows)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)  # e.g. a full disk: give its space back
+            raise
+
+    def _fill(self, tmp: Path, final: Path, blobs: Mapping[str, bytes], rows: Mapping[str, int]) -> dict[str, Any]:
         tmp.mkdir(parents=True)
+        final.parent.mkdir(parents=True, exist_ok=True)
         listing = {}
         for name, data in blobs.items():
             p = tmp / f"{name}.parquet"
@@ -306,7 +441,7 @@ class Store:
     def forget(self, keys: Iterable[str]) -> None:
         """Remove runs (e.g. failed ones to retry) and their tables."""
         keys = list(keys)
-        with self._write() as db:
+        with self._full(SQL_MARGIN), self._write() as db:
             for k in keys:
                 db.execute("DELETE FROM flows WHERE key = ?", (k,))
                 db.execute("DELETE FROM runs WHERE key = ?", (k,))
