@@ -6,12 +6,11 @@ networks (Rust engine, Python front end).
     >>> res.flows[["flow", "throughput_kbps", "retransmission_index"]]
 """
 
-from __future__ import annotations
-
-# `python -m hoplab` imports this package before hoplab.cli can take over
-# Ctrl-C, so it imports nothing that takes time: not the extension (loaded
-# by the first name below that needs it) and not typing (~8 ms), not importlib (type
-# checkers treat any name TYPE_CHECKING as true).
+# `python -m hoplab` runs this package before hoplab.cli can take over
+# Ctrl-C, so it imports nothing (a Ctrl-C during an import here would be a
+# traceback): not the extension (loaded by the first name below that needs
+# it), not typing (~8 ms), importlib or __future__ (annotations are quoted;
+# type checkers treat any name TYPE_CHECKING as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -42,7 +41,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
     from .scenario import load_scenario
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
