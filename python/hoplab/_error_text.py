@@ -14,12 +14,21 @@ import re
 
 from . import _core
 
-__all__ = ["tidy", "toml_syntax_location", "tomllib_error_parts"]
+__all__ = ["shorten", "tidy", "toml_syntax_location", "tomllib_error_parts"]
 
 _TOML_HEAD = re.compile(r"TOML parse error at line (\d+), column (\d+)")
 _DIAGRAM = re.compile(r"^\s*\d*\s*\|")  # "  |", "2 | duration = ", "  |     ^"
 _JSON_AT = re.compile(r" at line \d+ column \d+$")
 _TOMLLIB_AT = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
+# A run of text too long to be a word the user wants back: serde echoes a
+# bad value whole ("unknown variant `xxx...`"), however long it is.
+_LONG_RUN = re.compile(r"[^\s`'\"]{121,}")
+
+
+def shorten(text: str) -> str:
+    """``text`` with every run of over 120 characters (other than blanks and
+    quotes) cut to its first 60 and its length: a message never echoes a huge input whole."""
+    return _LONG_RUN.sub(lambda m: f"{m.group(0)[:60]}... ({len(m.group(0))} characters)", text)
 
 
 def toml_syntax_location(message: str) -> tuple[int, int, str] | None:
@@ -66,6 +75,7 @@ def tidy(e: Exception, *, internal_json: bool = False) -> Exception:
         message = _JSON_AT.sub("", message)
     if "\n" in message:  # anything else multi-line: keep every line, on one
         message = "; ".join(s.strip() for s in message.splitlines() if s.strip())
-    if message == getattr(e, "message", None):
+    message, field = shorten(message), shorten(field)
+    if message == getattr(e, "message", None) and field == (getattr(e, "field", "") or ""):
         return e
     return _new(field, message, f"{field}: {message}" if field else message)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import errno
-import json
+import operator
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import _core, _deprecation
 from ._error_text import tidy
-from ._safe_read import read_text_bounded
+from ._safe_read import MAX_SCENARIO_BYTES, read_text_bounded
+from ._scenario_json import scenario_error, scenario_json, too_large
 
 if TYPE_CHECKING:  # `validate`, `config` and `example` read scenarios without needing Result
     from .result import Result
@@ -20,11 +21,16 @@ __all__ = ["run", "run_text", "read_scenario_source"]
 _U64_MAX = 2**64 - 1
 
 
-def _check_seed(seed: int | None) -> int | None:
+def _check_seed(seed: Any) -> int | None:
     if seed is None:
         return None
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    # Any integer type (numpy's too, by __index__), but not a bool: seed=True is a mistake.
+    if isinstance(seed, bool) or "bool" in type(seed).__name__:
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}") from None
     if not 0 <= seed <= _U64_MAX:
         raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
     return seed
@@ -36,23 +42,60 @@ def _looks_like_path(s: str) -> bool:
     return "\n" not in s and "=" not in s
 
 
+def _short(text: str, keep: int = 60) -> str:
+    """``text`` as echoed in a message: quoted, cut after ``keep`` characters."""
+    return repr(text) if len(text) <= keep else f"{text[:keep]!r}... ({len(text)} characters)"
+
+
+def _check_text(s: str) -> None:
+    """The limits a scenario file has, for a string: not empty, at most 16 MB."""
+    if not s.strip():
+        raise scenario_error("", "empty scenario: give a file path, TOML text or a dict")
+    size = len(s) if len(s) > MAX_SCENARIO_BYTES else len(s.encode("utf-8", "surrogatepass"))
+    if size > MAX_SCENARIO_BYTES:
+        raise too_large(f"{size} bytes of text")
+
+
+def _stat_error(e: OSError, scenario: Any) -> Exception:
+    """An OSError from looking ``scenario`` up as a path, echoing at most the
+    start of it (a long string that is not TOML is not a file name either)."""
+    name = str(scenario)
+    if e.errno == errno.ENAMETOOLONG and isinstance(scenario, str):
+        return scenario_error("", f"not a scenario file or TOML text: {_short(name)} is too long for a "
+                              "file name and has no `key = value`")
+    short = name if len(name) <= 200 else f"{name[:200]}... ({len(name)} characters)"
+    return OSError(e.errno, e.strerror, short)  # OSError(errno, ...) picks the subclass
+
+
 def read_scenario_source(scenario: Any) -> tuple[str, str, Path | None]:
     """Return ``(text, format, path)`` for a path, TOML string or dict.
 
     ``format`` is "toml" or "json"; ``path`` is the file read, if any.
-    Raises FileNotFoundError (or another OSError) for a file that cannot be read.
+    Raises FileNotFoundError (or another OSError) for a file that cannot be
+    read, and ScenarioError for an empty string, a text, file or dict over
+    16 MB (as the CLI), or a value in a dict that JSON cannot carry (NaN,
+    infinity, an object), naming its field.
     """
     if isinstance(scenario, Mapping):
-        return json.dumps(scenario), "json", None
+        return scenario_json(scenario), "json", None
     if isinstance(scenario, str):
+        _check_text(scenario)
         is_file = "\n" not in scenario and os.path.isfile(scenario)
         if not is_file and not _looks_like_path(scenario):
             return scenario, "toml", None
     if isinstance(scenario, (str, os.PathLike)):
         path = Path(scenario)
-        if not path.exists():
-            raise FileNotFoundError(errno.ENOENT, "scenario file not found", str(path))
-        if path.is_dir():
+        try:
+            exists, is_dir = path.exists(), path.is_dir()
+        except OSError as e:  # a name too long, a loop of symlinks
+            raise _stat_error(e, scenario) from None
+        except ValueError:  # "embedded null byte"
+            raise scenario_error("", f"not a scenario file or TOML text: {_short(str(path))} "
+                                 "(a file name has no NUL character)") from None
+        if not exists:
+            name = str(path) if len(str(path)) <= 200 else f"{str(path)[:200]}... ({len(str(path))} characters)"
+            raise FileNotFoundError(errno.ENOENT, "scenario file not found", name)
+        if is_dir:
             raise IsADirectoryError(errno.EISDIR, "scenario path is a directory, not a file", str(path))
         text = read_text_bounded(path)  # refuses FIFOs, devices and files over 16 MB
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
@@ -65,8 +108,9 @@ def run(scenario: Any, seed: int | None = None, progress: Callable[[float, float
     """Run one simulation and return its `Result`.
 
     ``scenario`` is a `pathlib.Path` or str naming a TOML (or .json) file, a
-    TOML string, or a dict of the same structure. ``seed`` overrides the
-    scenario's ``seed``. The simulation runs with the GIL released.
+    TOML string, or a dict of the same structure (numpy numbers and arrays
+    are taken as numbers and lists); each at most 16 MB, as for the CLI.
+    ``seed`` (an int, numpy's too) overrides the scenario's ``seed``. The simulation runs with the GIL released.
 
     ``progress``, if given, is called about every 50 ms of wall time as
     ``progress(sim_time_s, duration_s, events, events_per_s)``; an exception
@@ -74,7 +118,7 @@ def run(scenario: Any, seed: int | None = None, progress: Callable[[float, float
     within ~50 ms.
 
     Raises `hoplab.ScenarioError` (a ValueError with ``.field`` and
-    ``.message``) for an invalid scenario, FileNotFoundError for a
+    ``.message``) for an invalid, empty or too large scenario, FileNotFoundError for a
     missing file and `hoplab.SimulationError` (a RuntimeError naming the
     scenario and seed) if the engine itself fails.
     """

@@ -80,6 +80,17 @@ def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
     return df.astype({c: t for c, t in schema.items()}).reset_index(drop=True)
 
 
+def _refuse_store(d: Path) -> None:
+    """A lab store is many runs, not one result: say how to read it, rather
+    than that its manifest is missing (and then, with verify=False, that
+    info.json is)."""
+    from .lab.store import STORE_FILE
+
+    if (d / STORE_FILE).is_file() and not (d / manifest.MANIFEST).exists():
+        raise manifest.ResultError(d, f"a lab store ({STORE_FILE}), not the result of one run: read its "
+                                      f"tables with hoplab.lab.load({str(d)!r})")
+
+
 def _table_property(name: str) -> property:
     def get(self: "Result") -> "pd.DataFrame":
         df = self._frames.get(name)
@@ -211,12 +222,16 @@ class Result:
         import pandas as pd
 
         d = Path(directory)
+        _refuse_store(d)
         if verify:
             m = manifest.verify(d, RESULT_NAMES)
             files = m["files"]
         else:
             warnings.warn(f"{d}: loading without checking the result's manifest", stacklevel=2)
             files = {f"{t}.{ext}": {} for t in TABLES for ext in ("csv", "parquet") if (d / f"{t}.{ext}").exists()}
+        if not (d / "info.json").is_file():  # verify=False: not checked above
+            raise manifest.ResultError(d / "info.json", "missing: not a result directory written by "
+                                       "Result.save or `hoplab run --out`")
         info = json.loads((d / "info.json").read_text())
         frames = {}
         for t in TABLES:

@@ -205,3 +205,141 @@ def test_trace_follows_a_segment_hop_by_hop_and_round_trips(tmp_path):
     pd.testing.assert_frame_equal(back.trace, res.trace)
     off = hoplab.run({**sc, "output": {"trace": False}}, seed=1)
     assert off.trace.empty and off.info["event_hash"] == res.info["event_hash"]
+
+
+# ---- bad input to the Python API: the CLI's limits, one short line naming the field (issue 22) ----
+
+def _scenario_error(scenario, **kw) -> hoplab.ScenarioError:
+    with pytest.raises(hoplab.ScenarioError) as ei:
+        hoplab.run(scenario, **kw)
+    assert isinstance(ei.value, ValueError) and "\n" not in str(ei.value)
+    return ei.value
+
+
+def test_a_huge_string_is_refused_by_the_cli_limit_without_echoing_it():
+    # Before: OSError "File name too long" carrying the whole 100 MB string.
+    from hoplab._safe_read import MAX_SCENARIO_BYTES
+
+    e = _scenario_error("x" * (100 * 1024 * 1024))
+    assert str(e) == "scenario too large (104857600 bytes of text; the limit is 16 MB)"
+    # The limit is the CLI's: counted in UTF-8 bytes, TOML text too.
+    e = _scenario_error("duration_s = 1.0\n#" + "é" * (MAX_SCENARIO_BYTES // 2))
+    assert "too large" in e.message and len(str(e)) < 100
+
+
+def test_a_long_string_that_is_neither_a_file_nor_toml_is_not_echoed_whole():
+    e = _scenario_error("y" * 5000)  # too long for a file name, no `key = value`
+    assert "not a scenario file or TOML text" in e.message and "(5000 characters)" in e.message
+    assert len(str(e)) < 200
+    with pytest.raises(FileNotFoundError) as ei:
+        hoplab.run("z/" * 1000 + "s.toml")
+    assert len(str(ei.value)) < 300
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n"])
+def test_an_empty_string_is_a_scenario_error(text):
+    # Before: IsADirectoryError '.' (Path("") is the current directory).
+    assert _scenario_error(text).message == "empty scenario: give a file path, TOML text or a dict"
+
+
+def test_a_dict_over_the_size_limit_is_refused(small_dict):
+    small_dict["name"] = "n" * (17 * 1024 * 1024)
+    e = _scenario_error(small_dict)
+    assert e.message.startswith("scenario too large (") and "as JSON; the limit is 16 MB" in e.message
+
+
+@pytest.mark.parametrize("np_type", ["int64", "uint64", "int32"])
+def test_a_numpy_integer_seed_is_a_seed(small_toml, np_type):
+    np = pytest.importorskip("numpy")
+    a = hoplab.run(small_toml, seed=getattr(np, np_type)(4))
+    assert a.info["seed"] == 4
+    assert a.info["event_hash"] == hoplab.run(small_toml, seed=4).info["event_hash"]
+
+
+def test_a_seed_that_is_not_an_integer_is_still_refused(small_toml):
+    np = pytest.importorskip("numpy")
+    for bad in (np.float64(3.0), np.bool_(True), True, "3"):
+        with pytest.raises(TypeError, match="seed must be an int"):
+            hoplab.run(small_toml, seed=bad)
+    with pytest.raises(ValueError):
+        hoplab.run(small_toml, seed=np.int64(-1))
+
+
+def test_numpy_numbers_and_arrays_are_taken_wherever_a_number_is(small_dict):
+    # Before: TypeError "Object of type int64 is not JSON serializable".
+    np = pytest.importorskip("numpy")
+    want = hoplab.run(small_dict, seed=3).info["event_hash"]
+    small_dict["duration_s"] = np.float64(small_dict["duration_s"])
+    small_dict["topology"]["nodes"] = np.int64(3)
+    small_dict["mac"]["rts_threshold_bytes"] = np.int32(100)
+    small_dict["flows"][0]["src"] = np.uint8(0)
+    small_dict["output"] = {"timeseries": np.bool_(True)}
+    assert hoplab.run(small_dict, seed=3).info["event_hash"] == want
+    # the scenario helpers' arguments, and an array of positions
+    sc = hoplab.scenario.chain(np.int64(2), np.float64(200.0), duration=np.float32(2.0), seed=np.int16(1))
+    assert hoplab.run(sc).info["nodes"] == 3
+    sc = hoplab.scenario.explicit(np.array([[0.0, 0.0], [200.0, 0.0]]), duration=2.0,
+                                  flows=[hoplab.scenario.ftp(np.int64(0), np.int64(1))])
+    sc["topology"]["positions"] = np.array(sc["topology"]["positions"])
+    assert hoplab.run(sc).info["nodes"] == 2
+
+
+@pytest.mark.parametrize("where, value, field", [
+    (("duration_s",), float("nan"), "duration_s"),
+    (("duration_s",), float("inf"), "duration_s"),
+    (("topology", "spacing_m"), -float("inf"), "topology.spacing_m"),
+    (("flows", 0, "start_s"), float("nan"), "flows[0].start_s"),
+    (("mac", "cw_min"), {1, 2}, "mac.cw_min"),
+])
+def test_a_value_json_cannot_carry_names_its_field(small_dict, where, value, field):
+    # Before: NaN and infinity gave "expected value" with no field; a set, a TypeError.
+    node = small_dict
+    for k in where[:-1]:
+        node = node[k]
+    node[where[-1]] = value
+    e = _scenario_error(small_dict)
+    assert e.field == field and str(e).startswith(f"{field}: ")
+    assert ("must be a finite number" in e.message) == isinstance(value, float)
+
+
+def test_a_dict_nested_without_end_names_where():
+    sc = hoplab.scenario.chain(1, duration=1.0)
+    sc["output"]["self"] = sc
+    e = _scenario_error(sc)
+    assert e.field.startswith("output.self.output.self") and "nested more than" in e.message
+
+
+def test_an_engine_message_never_echoes_a_huge_value_whole(small_dict):
+    small_dict["routing"] = {"protocol": "p" * 100_000}
+    e = _scenario_error(small_dict)
+    assert e.field == "routing.protocol" and "unknown variant" in e.message
+    assert "(100000 characters)" in e.message and len(str(e)) < 300
+
+
+def test_result_load_on_a_lab_store_points_to_lab_load(tmp_path):
+    # Before: "MANIFEST.json: missing ... load it with Result.load(dir, verify=False)", and
+    # then FileNotFoundError for info.json.
+    from hoplab import lab
+
+    lab.Store(tmp_path / "st").close()
+    for verify in (True, False):
+        with pytest.raises(hoplab.ResultError) as ei:
+            hoplab.Result.load(tmp_path / "st", verify=verify)
+        assert "a lab store" in str(ei.value) and "hoplab.lab.load(" in str(ei.value)
+        assert "verify=False" not in str(ei.value)
+
+
+def test_result_load_without_verify_names_a_missing_info_json(tmp_path):
+    with pytest.warns(UserWarning), pytest.raises(hoplab.ResultError, match="info.json: missing"):
+        hoplab.Result.load(tmp_path, verify=False)
+
+
+def test_cli_set_of_a_non_finite_number_names_the_field(tmp_path, small_toml):
+    # Before: "s.toml: expected value" (json.dumps wrote NaN into the JSON for the engine).
+    from .conftest import run_module
+
+    p = tmp_path / "s.toml"
+    p.write_text(small_toml)
+    r = run_module("run", str(p), "--no-save", "--set", "topology.spacing_m=-inf", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [f"hoplab: error: {p}: topology.spacing_m: must be a finite number, not -inf"]

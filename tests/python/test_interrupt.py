@@ -112,3 +112,75 @@ def test_cli_reports_an_engine_failure_in_one_line(tmp_path, monkeypatch, small_
     r = CliRunner().invoke(cli, ["run", str(p), "--no-save"])
     assert r.exit_code == 70
     assert r.output.strip().splitlines() == ['hoplab: error: scenario "small", seed 1: the engine failed: index out of bounds']
+
+
+# ---- Ctrl-C at any moment of a process's life, start-up and teardown included (issue 22) ----
+
+# Delays from the start of the process to the SIGINT: dense over the start-up
+# (the interpreter, then the imports of hoplab, click and the extension:
+# 0.05-0.3 s, longer on a loaded machine), then spread over the run.
+STARTUP_DELAYS = [i * 0.012 for i in range(14)] + [0.25, 0.4, 0.6, 0.9, 1.2, 1.5]
+
+
+def _outcome(proc: subprocess.Popen, wait_s: float) -> tuple[int, str, str]:
+    time.sleep(wait_s)
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out, err
+
+
+def _interpreter_only(err: str) -> bool:
+    """A KeyboardInterrupt inside CPython's own start-up, before it runs any
+    hoplab code (importing `site` or `runpy`, or runpy's import machinery
+    finding the package): no hoplab frame, and nothing hoplab can handle."""
+    return "KeyboardInterrupt" in err and "hoplab" not in err.replace('"-m", "hoplab"', "")
+
+
+def _check_interrupted(rc: int, err: str, wait_s: float) -> None:
+    lines = err.strip().splitlines()
+    if rc == -signal.SIGINT and not lines:
+        return  # killed before the interpreter installed its handler; shells report 130
+    if _interpreter_only(err):
+        print(f"SIGINT at {wait_s:.3f} s landed in the interpreter's own start-up: {err.splitlines()[:2]}")
+        return
+    assert (rc, lines) == (130, ["hoplab: interrupted"]), f"SIGINT at {wait_s:.3f} s: exit {rc}\n{err}"
+
+
+def test_sigint_at_any_moment_of_start_up_is_one_line_and_130(tmp_path):
+    # Before: a KeyboardInterrupt traceback of 5-30 lines from whatever was
+    # being imported (3 of 14 tries), exit 1 or -2.
+    p = tmp_path / "long.toml"
+    p.write_text(LONG_TOML)
+    for wait_s in STARTUP_DELAYS:
+        rc, _, err = _outcome(_popen(["run", str(p), "--no-save"], tmp_path), wait_s)
+        _check_interrupted(rc, err, wait_s)
+
+
+def test_sigint_during_a_short_command_or_its_teardown_is_one_line_or_ignored(tmp_path):
+    # `validate` ends within the delays: a Ctrl-C lands in its start-up, its
+    # work or the interpreter's teardown (ignored there: the command's own
+    # status and output, complete).
+    p = tmp_path / "s.toml"
+    p.write_text(LONG_TOML)
+    normal = subprocess.run([sys.executable, "-m", "hoplab", "validate", str(p)], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=60)
+    assert normal.returncode == 0, normal.stderr
+    for wait_s in [i * 0.02 for i in range(16)]:
+        rc, out, err = _outcome(_popen(["validate", str(p)], tmp_path), wait_s)
+        if rc == 0:
+            assert (out, err) == (normal.stdout, ""), f"SIGINT at {wait_s:.3f} s"
+        else:
+            _check_interrupted(rc, err, wait_s)
+
+
+def test_the_entry_modules_import_nothing_before_taking_over_ctrl_c():
+    # `python -m hoplab` runs hoplab/__init__.py, then __main__.py, then
+    # hoplab.cli; until hoplab.cli.main installs its handler, a Ctrl-C is a
+    # traceback, so these must load in well under a millisecond: nothing
+    # beyond what the interpreter has already imported.
+    code = ("import sys; before = set(sys.modules); import hoplab, hoplab.cli; "
+            "print(sorted(set(sys.modules) - before - {'hoplab', 'hoplab.cli', '__future__'}))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

@@ -17,61 +17,65 @@ Each command lives in its own module of this package, listed in
 scenario, a missing or unreadable file, a TOML syntax error) print
 `hoplab: error: ...` to stderr and exit with status 2, without a Python
 traceback (hoplab.cli.errors).
+
+This module is the console entry point and so is kept tiny (no import but
+`os`, which the interpreter has already loaded): `main` takes over Ctrl-C
+before anything heavy is imported. From then until the command starts, a
+Ctrl-C prints `hoplab: interrupted` and exits 130 at once (nothing has been
+written yet); during the command, KeyboardInterrupt is reported the same way
+by `_app.main`; after it, Ctrl-C is ignored. The click group lives in `_app`.
 """
 
 from __future__ import annotations
 
-import signal
-import sys
-from pathlib import Path
-from typing import NoReturn
+import os
 
-import click
+# Not `from typing import TYPE_CHECKING`: typing takes ~8 ms to import, time
+# in which a Ctrl-C would still print a traceback. Type checkers treat any
+# name TYPE_CHECKING as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
-from .. import _core, _deprecation
-from ._group import LazyGroup, version_text
-from .errors import internal_error_exit, os_error_text, scenario_error_text
+    from ._app import cli as cli
 
 __all__ = ["cli", "main"]
 
+# The line and status of errors.Interrupted, spelled out here so that this
+# module imports nothing (errors imports click).
+_INTERRUPTED_LINE = b"hoplab: interrupted\n"
+_EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version_text(), prog_name="hoplab", message="%(prog)s %(version)s")
-def cli() -> None:
-    """hoplab: TCP over multihop IEEE 802.11 ad hoc networks, simulated."""
 
-
-# Old scenario keys warn as one `hoplab: warning: ...` line each, in every command.
-_deprecation.print_as_cli_warnings()
+def _exit_interrupted(*_: Any) -> NoReturn:
+    """SIGINT during start-up: one line and exit 130, whatever is being
+    imported (os._exit: no traceback, no atexit output; nothing to flush)."""
+    try:
+        os.write(2, _INTERRUPTED_LINE)
+    finally:
+        os._exit(_EXIT_INTERRUPTED)
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point: click in non-standalone mode, with our own exit codes."""
+    take_over = False
     try:
-        rv = cli.main(args=argv, prog_name="hoplab", standalone_mode=False)
-    except click.ClickException as e:  # HoplabError (2), usage errors (2)
-        e.show()
-        sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
-        sys.exit(1)
-    except _core.ScenarioError as e:
-        click.echo(f"hoplab: error: {scenario_error_text(e)}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("hoplab: interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(1)
-    except OSError as e:  # a file the command reads or writes: one line naming it
-        click.echo(f"hoplab: error: {os_error_text(e, Path(e.filename or '?'))}", err=True)
-        sys.exit(2)
-    except BaseException as e:  # a bug (also pyo3's PanicException, a BaseException): one line
-        if isinstance(e, (SystemExit, GeneratorExit)):
-            raise
-        internal_error_exit(e)
-    # The command has finished: a Ctrl-C from here on would only interrupt
-    # the interpreter's teardown (exit -2 with no message), so ignore it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.exit(rv if isinstance(rv, int) else 0)
+        import signal  # imports enum: a few ms, inside this try
 
+        # SIGINT ignored (a background job started without job control) stays ignored.
+        take_over = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if take_over:
+            signal.signal(signal.SIGINT, _exit_interrupted)
+        from . import _app  # click, the extension, the command table
+    except KeyboardInterrupt:  # before the handler above was in place
+        _exit_interrupted()
+    _app.main(argv, restore_sigint=take_over)
+
+
+def __getattr__(name: str) -> Any:
+    # `from hoplab.cli import cli` (tests, click's CliRunner): the group, imported on first use.
+    if name == "cli":
+        from ._app import cli
+
+        return cli
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,8 +14,9 @@ from typing import Any
 from .. import _core
 from .._error_text import toml_syntax_location, tomllib_error_parts
 from .._run import read_scenario_source
+from .._scenario_json import scenario_json
 from ..overrides import path_text
-from .errors import HoplabError, os_error_text
+from .errors import HoplabError, os_error_text, scenario_failure
 
 __all__ = ["parse_scenario_text", "read", "scenario_dict", "with_overrides"]
 
@@ -97,4 +98,8 @@ def with_overrides(path: Path, text: str, kind: str, sets: tuple[str, ...]) -> t
     """Apply --set overrides: the scenario becomes a dict sent as JSON."""
     if not sets:
         return text, kind
-    return json.dumps(scenario_dict(path, text, kind, sets)), "json"
+    try:
+        # NaN or infinity (`--set duration_s=nan`) named by field, not "expected value"
+        return scenario_json(scenario_dict(path, text, kind, sets)), "json"
+    except _core.ScenarioError as e:
+        raise scenario_failure(e, path, sets) from None

@@ -12,6 +12,7 @@ import click
 
 from .. import _core
 from . import _input
+from .._scenario_json import scenario_json
 from .errors import scenario_failure
 
 __all__ = ["timeline"]
@@ -56,7 +57,7 @@ def timeline(scenario: Path, protocol: str | None, preset: str | None, sets: tup
     if preset is not None:
         routing["preset"] = preset
     try:
-        res = run_text(json.dumps(data), "json", seed, internal_json=True)
+        res = run_text(scenario_json(data), "json", seed, internal_json=True)
     except _core.ScenarioError as e:
         raise scenario_failure(e, scenario, sets) from None
     lo, hi = tl.window(data)
