@@ -34,9 +34,14 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
+    module = importlib.import_module(f"{__name__}.{_WHERE[name]}")
+    # Bind every name the module gives: importing `hoplab.lab.load` also sets
+    # the package attribute `load` to that submodule, which would otherwise
+    # shadow the function `load` once `status` had been asked for first.
+    for n, m in _WHERE.items():
+        if m == _WHERE[name]:
+            globals()[n] = getattr(module, n)
+    return globals()[name]
 
 
 def __dir__() -> list[str]:
