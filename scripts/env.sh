@@ -44,6 +44,13 @@ _hoplab_stale() {
     fi
 }
 
+# rustc's own llvm-profdata (rustup component llvm-tools), which scripts/pgo.sh needs.
+_hoplab_has_profdata() {
+    local host
+    host="$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')" || return 1
+    [ -n "$host" ] && [ -x "$(rustc --print sysroot)/lib/rustlib/$host/bin/llvm-profdata" ]
+}
+
 hoplab_env_setup() {
     local py stamp_deps stamp_build want newer
     # cargo is needed only to build: a current build runs without it.
@@ -78,9 +85,17 @@ hoplab_env_setup() {
     # since the last build (or the extension is missing).
     stamp_build="$HOPLAB_VENV/.hoplab-build"
     if [ -n "$newer" ]; then
-        _hoplab_log "building the Rust extension (maturin develop --release): $newer"
-        (cd "$HOPLAB_ROOT" && maturin develop --release --quiet \
-            --manifest-path crates/hoplab-py/Cargo.toml) >&2 || return 1
+        # Profile-guided when rustc's llvm-profdata is there (scripts/pgo.sh:
+        # 10-15 % less engine time, twice the build time); HOPLAB_PGO=0 skips it.
+        if [ "${HOPLAB_PGO:-1}" != 0 ] && _hoplab_has_profdata &&
+            _hoplab_log "building the Rust extension, profile-guided (scripts/pgo.sh; HOPLAB_PGO=0 for a plain build): $newer" &&
+            "$HOPLAB_ROOT/scripts/pgo.sh"; then
+            :
+        else
+            _hoplab_log "building the Rust extension (maturin develop --release): $newer"
+            (cd "$HOPLAB_ROOT" && maturin develop --release --quiet \
+                --manifest-path crates/hoplab-py/Cargo.toml) >&2 || return 1
+        fi
         touch "$stamp_build"
     fi
     # Keep matplotlib & co. from writing into the home directory: one fixed
