@@ -91,9 +91,20 @@ class DesignError(ValueError):
     ``factors."tcp.max_cwnd"``), ``message`` says what is wrong."""
 
     def __init__(self, field: str, message: str) -> None:
+        field, message = one_line(field), one_line(message)
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.message = message
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that is not printable (a newline, a
+    record separator, a Unicode line separator: anything that would end or
+    hide a line) written as its Python escape: a design's names and values
+    end up in error messages, which are one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def engine_version() -> str:
