@@ -195,9 +195,10 @@ def test_a_seed_field_factor_or_level_is_refused(tmp_path):
 
 
 def test_reserved_names_cover_the_columns_the_store_adds():
-    import importlib
+    from hoplab import lab
 
-    load = importlib.import_module("hoplab.lab.load")  # the module (hoplab.lab.load is also the function)
+    lab.load  # noqa: B018  (through lab's lazy loader, so `lab.load` stays the function, not the module)
+    load = sys.modules["hoplab.lab.load"]
     assert set(load.RUN_COLUMNS + load.RUN_TAIL) <= design_mod.RESERVED_NAMES
     assert {"run", "idx", "events", "event_hash", "wall_s", "host", "recorded_at"} <= design_mod.RESERVED_NAMES
     assert set(load.SCHEMA["flows"]) <= design_mod.RESERVED_NAMES
@@ -228,3 +229,9 @@ def test_disjoint_fields_in_factors_and_treatments_are_fine():
                           "treatments": [{"factors": {"v": "reno"}, "set": {"tcp.variant": "new_reno"}},
                                          {"factors": {"v": "sack"}, "set": {"tcp.variant": "sack"}}]})
     assert len({r.key for r in d.expand()}) == 4
+
+
+def test_names_with_line_breaks_stay_on_one_line(tmp_path):
+    # found by test_fuzz_designs: a base file name with a record separator (str.splitlines breaks there)
+    line = _cli_error(tmp_path, 'base = "a\\u001eb\\nc"\n', r"base: ")
+    assert r"a\x1eb\nc" in line
