@@ -20,12 +20,13 @@ def lab_errors(design_path: Path | None = None) -> Iterator[None]:
     except Exception as e:
         # The error classes are imported only when something failed: the
         # store's module imports pandas, which `design expand` does without.
-        from ..lab.design import DesignError
+        from ..lab.design import DesignError, one_line
         from ..lab.execute import LabError
         from ..lab.store import StoreError
 
         if isinstance(e, DesignError):
-            where = f"{design_path}: " if design_path is not None and not str(e).startswith(str(design_path)) else ""
+            shown = one_line(str(design_path)) if design_path is not None else None
+            where = f"{shown}: " if shown is not None and not str(e).startswith(shown) else ""
             raise HoplabError(f"{where}{e}") from None
         if isinstance(e, (StoreError, LabError)):
             raise HoplabError(str(e)) from None

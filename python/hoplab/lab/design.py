@@ -32,10 +32,13 @@ then the next (seed 000 §3); *randomised* shuffles all runs with
 from __future__ import annotations
 
 import copy
+import datetime as _dt
 import hashlib
 import itertools
 import json
+import math
 import random
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,6 +47,7 @@ from typing import Any, Mapping
 
 from .. import _core, overrides
 from .._error_text import tidy
+from .._schema import SCHEMA
 from .._resources import example_names, example_text
 from .._safe_read import read_text_bounded
 
@@ -51,7 +55,35 @@ __all__ = ["Design", "DesignError", "Run", "ORDERS", "engine_version"]
 
 ORDERS = ("sequential", "interleaved", "randomised")
 _TOP_KEYS = {"name", "base", "replicas", "seeds", "order", "order_seed", "factors", "treatments", "description"}
-_MAX_RUNS = 10_000_000
+# The largest design: what one machine holds while `design expand` or
+# `lab run` has every run of it in memory. Measured (docs/BENCHMARKS.md
+# "Design size"; Python 3.11, example:chain, whose JSON is 482 bytes):
+# expanding 10^4 and 10^5 runs peaks at 0.4 kB per run of one cell
+# (tracemalloc) and `design expand` at 1.0 kB per run (peak RSS, its table
+# included); each cell adds 1.9 kB plus 4.8 bytes per byte of the base
+# scenario's JSON (its scenario dict and resolved text, shared by its
+# replicas; bases of 482 and 2,579 bytes), and `design expand` or `lab run`
+# of 10^5 one-run cells peaked at 4.7 and 4.1 kB per cell (RSS). The limits
+# round these up: RUN_BYTES per run, CELL_BYTES + CELL_FACTOR x base JSON
+# per cell, within MEMORY_BUDGET; MAX_RUNS = MEMORY_BUDGET // RUN_BYTES,
+# rounded down (10^6 runs of one cell expand in 18 s and 420 MB, within a
+# 2 GiB address-space limit: tests/python/test_lab_design_limits.py).
+RUN_BYTES = 1_000
+CELL_BYTES = 2_500
+CELL_FACTOR = 6
+MEMORY_BUDGET = 1 << 30  # 1 GiB for the design, beside the interpreter, pandas and the engine
+MAX_RUNS = 1_000_000
+# Scenario values nest a few levels (mobility.legs[0].to[0]); a design
+# value nested deeper is a mistake, and thousands deep would exhaust the
+# stack of any recursive reader.
+MAX_DEPTH = 32
+# Columns the store and `lab export` put beside a design's factors
+# (hoplab.lab.load: RUN_COLUMNS, RUN_TAIL, `idx`, the runs table's
+# columns, and every flows column; `design expand` adds `run`). A factor of
+# one of these names would be overwritten or break the export.
+RUN_COLUMN_NAMES = ("run", "key", "design", "replica", "seed", "status", "error", "idx",
+                    "events", "event_hash", "wall_s", "host", "recorded_at")
+RESERVED_NAMES = frozenset(RUN_COLUMN_NAMES) | frozenset(SCHEMA["flows"])
 
 
 class DesignError(ValueError):
@@ -59,9 +91,20 @@ class DesignError(ValueError):
     ``factors."tcp.max_cwnd"``), ``message`` says what is wrong."""
 
     def __init__(self, field: str, message: str) -> None:
+        field, message = one_line(field), one_line(message)
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.message = message
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that is not printable (a newline, a
+    record separator, a Unicode line separator: anything that would end or
+    hide a line) written as its Python escape: a design's names and values
+    end up in error messages, which are one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def engine_version() -> str:
@@ -76,6 +119,54 @@ def _label(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, sort_keys=True)
+
+
+def _key_text(where: str, key: Any) -> str:
+    k = str(key)
+    if not where:
+        return k
+    return f"{where}.{k}" if k.replace("_", "").isalnum() else f'{where}."{k}"'
+
+
+def check_plain(value: Any, where: str = "") -> None:
+    """Refuse what a scenario cannot hold: a TOML date or time, a value of
+    another type than TOML's tables, arrays, strings, numbers and booleans
+    (or JSON's null), or nesting deeper than MAX_DEPTH. Iterative, so a value
+    nested thousands deep is refused, not a RecursionError; the error names
+    the field (down to the level's field, beyond which paths grow long)."""
+    stack = [(value, where, 0)]
+    while stack:
+        v, at, depth = stack.pop()
+        if isinstance(v, (_dt.date, _dt.time)):  # datetime is a date
+            raise DesignError(at, f"a TOML date or time ({v.isoformat()}) is not a scenario value "
+                              "(quote it to give a string)")
+        if isinstance(v, Mapping) or isinstance(v, (list, tuple)):
+            if depth >= MAX_DEPTH:
+                raise DesignError(at, f"arrays or tables nested more than {MAX_DEPTH} deep")
+            deeper = depth < 4  # name fields down to factors.NAME.LEVEL.FIELD, then keep the path
+            if isinstance(v, Mapping):
+                stack.extend((x, _key_text(at, k) if deeper else at, depth + 1) for k, x in v.items())
+            else:
+                stack.extend((x, f"{at}[{i}]" if deeper else at, depth + 1) for i, x in enumerate(v))
+        elif v is not None and not isinstance(v, (str, int, float)):  # bool is an int
+            raise DesignError(at, f"a {type(v).__name__} is not a design value")
+
+
+def _check_factor_name(where: str, name: str) -> None:
+    if name == "seed":
+        raise DesignError(where, 'a factor cannot be named "seed": every run\'s seed comes from the '
+                          "design's `replicas = N` or `seeds = [...]` (the store's seed column)")
+    if name in RESERVED_NAMES:
+        what = (f"a run column ({', '.join(RUN_COLUMN_NAMES)})" if name in RUN_COLUMN_NAMES
+                else "a column of the flows table")
+        raise DesignError(where, f'a factor cannot be named "{name}": it is {what}, which the store and '
+                          "`lab export` add beside the factors; rename the factor")
+
+
+def _overlap(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """One path sets (part of) what the other sets: equal, or one a prefix."""
+    n = min(len(a), len(b))
+    return a[:n] == b[:n]
 
 
 @dataclass(frozen=True)
@@ -98,18 +189,25 @@ class Cell:
     sets: tuple[tuple[str, Any], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
-    """One simulation of the design: a cell at one seed."""
+    """One simulation of the design: a cell at one seed. The runs of a cell
+    share its labels (``cell``) and its scenario: treat them as read-only
+    (a design of 10^6 runs would not fit in memory with a copy per run)."""
 
     index: int  # position in the design's run order
     cell_index: int
     cell: dict[str, Any]
     replica: int  # 1-based
     seed: int
-    scenario: dict[str, Any] = field(repr=False)
+    cell_scenario: dict[str, Any] = field(repr=False)  # the cell's scenario, shared by its runs
     resolved: str = field(repr=False)  # the resolved scenario (TOML) the key hashes
     key: str = ""
+
+    @property
+    def scenario(self) -> dict[str, Any]:
+        """The run's scenario: its cell's, with its seed (a new top-level dict)."""
+        return {**self.cell_scenario, "seed": self.seed}
 
     def payload(self) -> tuple[str, str, int]:
         """What a worker needs: (key, scenario as JSON, seed) — plain data."""
@@ -129,9 +227,12 @@ def _check_sets(where: str, sets: Any) -> tuple[tuple[str, Any], ...]:
     out = []
     for k, v in sets.items():
         try:
-            overrides.parse_path(str(k))
+            tokens = overrides.parse_path(str(k))
         except ValueError:
             raise DesignError(f"{where}.{k}", "not a field path (dotted keys with optional [index])") from None
+        if tokens == ["seed"]:
+            raise DesignError(f"{where}.{k}", "every run's seed comes from the design's `replicas = N` or "
+                              "`seeds = [...]`; a seed set here would be ignored")
         out.append((str(k), v))
     return tuple(out)
 
@@ -149,6 +250,7 @@ def _numeric_labels(labels: list[str]) -> list[Any]:
 
 def _parse_factor(name: str, spec: Any) -> Factor:
     where = f'factors."{name}"'
+    _check_factor_name(where, name)
     if isinstance(spec, list):  # a field and its values
         try:
             overrides.parse_path(name)
@@ -166,10 +268,11 @@ def _parse_factor(name: str, spec: Any) -> Factor:
                        for (lab, sets), v in zip(spec.items(), values))
     else:
         raise DesignError(where, f"expected a list of values or a table of named levels, got {type(spec).__name__}")
-    labels = [lv.label for lv in levels]
-    dup = sorted({x for x in labels if labels.count(x) > 1})
-    if dup:
-        raise DesignError(where, f"level {dup[0]!r} is given twice")
+    seen: set[str] = set()
+    for lv in levels:  # a set, not labels.count: a factor may have 10^6 levels
+        if lv.label in seen:
+            raise DesignError(where, f"level {lv.label!r} is given twice")
+        seen.add(lv.label)
     return Factor(name, levels)
 
 
@@ -198,12 +301,35 @@ def _load_base(base: Any, base_dir: Path | None) -> tuple[dict[str, Any], str]:
             raise DesignError("base", f"{path}: not a UTF-8 text file") from None
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
     try:
-        d = json.loads(text) if fmt == "json" else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        d = parse_text(text, fmt)
+    except ValueError as e:
         raise DesignError("base", f"{base}: not valid {fmt.upper()} ({e})") from None
     if not isinstance(d, dict):
         raise DesignError("base", f"{base}: not a table")
+    try:
+        check_plain(d)
+    except DesignError as e:
+        raise DesignError("base", f"{base}: {e}") from None
     return d, base
+
+
+def parse_text(text: str, fmt: str) -> Any:
+    """A TOML or JSON text as Python values. Every failure is a ValueError
+    with a one-line reason: syntax (TOMLDecodeError and JSONDecodeError are
+    ValueErrors), nesting so deep that the parser's recursion gives out
+    (tomllib and json both recurse per array or table), or an integer longer
+    than Python converts (4300 digits, sys.get_int_max_str_digits)."""
+    try:
+        return json.loads(text) if fmt == "json" else tomllib.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or tables nested too deep to read "
+                         f"(a design nests at most {MAX_DEPTH} deep)") from None
+    except ValueError as e:
+        if isinstance(e, (tomllib.TOMLDecodeError, json.JSONDecodeError)):
+            raise
+        if "digits" in str(e):
+            raise ValueError(f"an integer longer than {sys.get_int_max_str_digits()} digits") from None
+        raise
 
 
 class Design:
@@ -215,6 +341,8 @@ class Design:
         unknown = sorted(set(d) - _TOP_KEYS)
         if unknown:
             raise DesignError(unknown[0], f"unknown design key (known: {', '.join(sorted(_TOP_KEYS))})")
+        # Before anything copies or recurses into it (`base` may be a Path from Python).
+        check_plain({k: v for k, v in d.items() if not (k == "base" and isinstance(v, Path))})
         self.source = source
         self.raw = copy.deepcopy(dict(d))
         name = d.get("name", "design")
@@ -239,11 +367,52 @@ class Design:
         facs = d.get("factors", {})
         if not isinstance(facs, Mapping):
             raise DesignError("factors", "expected a table of factor = levels")
+        self._check_size(facs, d.get("treatments"))
         self.factors = tuple(_parse_factor(str(k), v) for k, v in facs.items())
         self.treatments = self._parse_treatments(d.get("treatments"))
-        n = len(self.cells()) * len(self.seeds)
-        if n > _MAX_RUNS:
-            raise DesignError("factors", f"{n} runs is more than {_MAX_RUNS}")
+        self._check_overlaps()
+
+    def _check_size(self, facs: Mapping[str, Any], treatments: Any) -> None:
+        """Refuse a design too large to hold in memory, counted from the sizes
+        of its factors, treatments and seeds before any level or cell is built
+        (a design of 10^10 cells is a few lines of TOML)."""
+        levels = [len(v) if isinstance(v, (list, Mapping)) else 1 for v in facs.values()]
+        n_treat = len(treatments) if isinstance(treatments, list) and treatments else 1
+        cells = math.prod(levels) * n_treat
+        runs = cells * len(self.seeds)
+        base_bytes = len(json.dumps(self.base))
+        need = runs * RUN_BYTES + cells * (CELL_BYTES + CELL_FACTOR * base_bytes)
+        if runs > MAX_RUNS or need > MEMORY_BUDGET:
+            where = "factors" if cells > 1 else ("seeds" if "seeds" in self.raw else "replicas")
+            shape = " x ".join([*(str(n) for n in levels), *([str(n_treat)] if n_treat > 1 else [])])
+            raise DesignError(where, f"{runs} runs ({shape or 1} cells x {len(self.seeds)} seeds) would need about "
+                              f"{_mib(need)} of memory to expand, more than the {_mib(MEMORY_BUDGET)} a design "
+                              f"may use (at most {MAX_RUNS} runs, fewer with a large base scenario); split it "
+                              "into several designs, which can share one store")
+
+    def _check_overlaps(self) -> None:
+        """Refuse two factors, or a treatment and a factor, setting the same
+        field (or one a part of the other's): the later would override the
+        earlier, and cells labelled with different levels would run the same
+        scenario (one key) under different labels."""
+        owner: list[tuple[tuple[Any, ...], str, str]] = []  # (path tokens, path, factor)
+        for f in self.factors:
+            paths = {p: tuple(overrides.parse_path(p)) for lv in f.levels for p, _ in lv.sets}
+            for p, toks in paths.items():
+                for otoks, op, of in owner:
+                    if of != f.name and _overlap(toks, otoks):
+                        raise DesignError(f'factors."{f.name}"', f'sets {p}, which factor "{of}" sets too '
+                                          f"({op}): one would override the other, and cells with different "
+                                          "labels would run the same scenario; vary a field in one factor only")
+            owner += [(toks, p, f.name) for p, toks in paths.items()]
+        for i, (_, sets) in enumerate(self.treatments or ()):
+            for p, _ in sets:
+                toks = tuple(overrides.parse_path(p))
+                for otoks, op, of in owner:
+                    if _overlap(toks, otoks):
+                        raise DesignError(f"treatments[{i}].set.{p}", f'overrides factor "{of}" ({op}): its cells '
+                                          "would run the same scenario under different labels; vary a field "
+                                          "in the factors or in the treatments, not both")
 
     # --- construction --------------------------------------------------
     @classmethod
@@ -258,12 +427,11 @@ class Design:
             text = read_text_bounded(path)
         except UnicodeDecodeError:
             raise DesignError("", f"{path}: not a UTF-8 text file") from None
+        fmt = "json" if path.suffix.lower() == ".json" else "toml"
         try:
-            d = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise DesignError("", f"{path}: invalid TOML: {e}") from None
-        except json.JSONDecodeError as e:
-            raise DesignError("", f"{path}: invalid JSON: {e}") from None
+            d = parse_text(text, fmt)
+        except ValueError as e:
+            raise DesignError("", f"{path}: invalid {fmt.upper()}: {e}") from None
         return cls(d, base_dir=path.parent, source=str(path))
 
     @staticmethod
@@ -279,8 +447,8 @@ class Design:
                 raise DesignError("seeds", "a seed is listed twice (its runs would be the same run)")
             return list(seeds)
         reps = d.get("replicas", 1)
-        if isinstance(reps, bool) or not isinstance(reps, int) or not 1 <= reps <= 1_000_000:
-            raise DesignError("replicas", "expected an integer in 1..1000000")
+        if isinstance(reps, bool) or not isinstance(reps, int) or not 1 <= reps <= MAX_RUNS:
+            raise DesignError("replicas", f"expected an integer in 1..{MAX_RUNS}")
         return list(range(1, reps + 1))
 
     def _parse_treatments(self, tr: Any) -> tuple[tuple[dict[str, Any], tuple[tuple[str, Any], ...]], ...] | None:
@@ -300,6 +468,8 @@ class Design:
             labels = t.get("factors", {})
             if not isinstance(labels, Mapping) or not labels:
                 raise DesignError(f"{where}.factors", "expected a table naming the treatment's level of each of its factors")
+            for name in labels:
+                _check_factor_name(f"{where}.factors.{name}", str(name))
             clash = sorted(set(labels) & names)
             if clash:
                 raise DesignError(f"{where}.factors.{clash[0]}", "is also a factor of [factors]")
@@ -335,14 +505,14 @@ class Design:
                 cells.append(Cell(len(cells), cell, sets))
         return cells
 
-    def _cell_scenario(self, cell: Cell, seed: int) -> dict[str, Any]:
+    def _cell_scenario(self, cell: Cell) -> dict[str, Any]:
         sc = copy.deepcopy(self.base)
         for path, value in cell.sets:
             try:
                 overrides.assign(sc, path, copy.deepcopy(value))
             except overrides.OverrideError as e:
                 raise DesignError(_cell_text(cell), str(e)) from None
-        sc["seed"] = seed
+        sc["seed"] = 0  # each run's own seed replaces it (Run.scenario)
         return sc
 
     def _resolve(self, cell: Cell, sc: dict[str, Any]) -> str:
@@ -358,7 +528,7 @@ class Design:
     def runs(self) -> tuple[Run, ...]:
         engine = engine_version()
         cells = self.cells()
-        resolved: dict[int, str] = {}
+        prepared: dict[int, tuple[dict[str, Any], str]] = {}  # per cell: scenario, resolved text
         grid = []
         for cell in cells:
             for rep, seed in enumerate(self.seeds, 1):
@@ -369,11 +539,11 @@ class Design:
             random.Random(self.order_seed).shuffle(grid)
         runs = []
         for i, (cell, rep, seed) in enumerate(grid):
-            sc = self._cell_scenario(cell, seed)
-            if cell.index not in resolved:  # validates once per cell; the seed only sets `seed`
-                resolved[cell.index] = self._resolve(cell, {**sc, "seed": 0})
-            res = resolved[cell.index]
-            runs.append(Run(i, cell.index, dict(cell.labels), rep, seed, sc, res, run_key(res, seed, engine)))
+            if cell.index not in prepared:  # built and validated once per cell; the seed only sets `seed`
+                sc = self._cell_scenario(cell)
+                prepared[cell.index] = (sc, self._resolve(cell, sc))
+            sc, res = prepared[cell.index]
+            runs.append(Run(i, cell.index, cell.labels, rep, seed, sc, res, run_key(res, seed, engine)))
         return tuple(runs)
 
     def expand(self) -> list[Run]:
@@ -390,6 +560,10 @@ class Design:
     def __repr__(self) -> str:
         return (f"Design({self.name!r}: {len(self.cells())} cells x {len(self.seeds)} seeds, "
                 f"order {self.order})")
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1 << 30):.3g} GiB" if n >= 1 << 30 else f"{max(1, round(n / (1 << 20)))} MiB"
 
 
 def _cell_text(cell: Cell) -> str:
