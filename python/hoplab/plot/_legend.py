@@ -23,6 +23,9 @@ def _paths(ax: Axes) -> list[Any]:
     for line in ax.lines:
         if line.get_visible():
             out.append(line.get_transform().transform_path(line.get_path()))
+    for patch in ax.patches:  # range circles
+        if patch.get_visible():
+            out.append(patch.get_transform().transform_path(patch.get_path()))
     for coll in ax.collections:
         if coll.get_visible():
             t = coll.get_transform()
@@ -44,11 +47,18 @@ def hides_data(legend: Legend, ax: Axes) -> bool:
 
 def place_legend(fig: Figure, ax: Axes, handles: list[Any], labels: list[str], **kwargs: Any) -> Legend:
     """The legend inside ``ax`` where it hides no data, else centred below the
-    axes (in rows of at most four entries), clear of the x label."""
+    axes (at most four entries a row, fewer if a row would be wider than the
+    figure), clear of the x label."""
     fig.draw_without_rendering()  # lay out first: extents are final
     for loc in INSIDE:
         legend = ax.legend(handles, labels, loc=loc, **kwargs)
         if not hides_data(legend, ax):
             return legend
         legend.remove()
-    return fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4), **kwargs)
+    width = fig.bbox.width
+    for ncols in range(min(len(labels), 4), 0, -1):  # as many columns as fit the figure's width
+        legend = fig.legend(handles, labels, loc="outside lower center", ncols=ncols, **kwargs)
+        if ncols == 1 or legend.get_window_extent().width <= width:
+            return legend
+        legend.remove()
+    raise AssertionError("unreachable: one column is always accepted")

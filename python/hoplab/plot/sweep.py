@@ -109,7 +109,11 @@ def sweep(df: pd.DataFrame, x: str, y: str, by: str | None = None, *, curves: It
         n = cells["n"]
         runs = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
         note = f"mean ± {confidence * 100:g} % confidence interval (Student t), n = {runs} per point"
-        ax.set_title((title + "\n" if title else "") + note, fontsize="medium" if title else "small")
+        head = ax.set_title((title + "\n" if title else "") + note, fontsize="medium" if title else "small")
+        fig.draw_without_rendering()
+        extent = head.get_window_extent()
+        if extent.x0 < 0 or extent.x1 > fig.bbox.width:  # cut off in a narrow figure (--style paper): two lines
+            head.set_text(head.get_text().replace(", n = ", ",\nn = "))
         handles, labels = ax.get_legend_handles_labels()
         # The data's levels first, then the model curves (matplotlib lists plain lines first).
         order = sorted(range(len(handles)), key=lambda i: not hasattr(handles[i], "has_yerr"))
