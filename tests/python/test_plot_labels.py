@@ -106,3 +106,14 @@ def test_bad_size_and_style_are_one_line_errors():
         plot.sweep(_table(), "hops", "throughput_kbps", size="6")
     with pytest.raises(plot.PlotError, match=r"^style: unknown style 'nope'"):
         plot.sweep(_table(), "hops", "throughput_kbps", style="nope")
+
+
+def test_long_level_names_do_not_collide():
+    # seed 003's configs as x levels ran into each other before they were turned.
+    names = ["AODV-UU", "DSR-UU", "OOLSR, TC 5 s, periodic", "OOLSR, TC 5 s, immediate", "OOLSR, TC 3 s, periodic"]
+    fig = plot.sweep(pd.DataFrame({"config": names, "outage_s": [3.4, 0.8, 17.1, 10.8, 17.8]}), "config", "outage_s")
+    fig.draw_without_rendering()
+    ticks = [t.get_window_extent() for t in fig.axes[0].get_xticklabels()]
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == names
+    assert all(a.x1 <= b.x0 or a.y0 >= b.y1 or not a.overlaps(b) for a, b in zip(ticks, ticks[1:]))
+    assert fig.axes[0].get_ylabel() == "Outage (s)"

@@ -109,6 +109,12 @@ def sweep(df: pd.DataFrame, x: str, y: str, by: str | None = None, *, curves: It
         n = cells["n"]
         runs = f"{n.min()}" if n.min() == n.max() else f"{n.min()}-{n.max()}"
         note = f"mean ± {confidence * 100:g} % confidence interval (Student t), n = {runs} per point"
+        fig.draw_without_rendering()
+        ticks = [t.get_window_extent() for t in ax.get_xticklabels()]
+        if any(a.x1 > b.x0 for a, b in zip(ticks, ticks[1:])):  # long level names (seed 003's configs) collide
+            ax.tick_params(axis="x", labelrotation=30)
+            for t in ax.get_xticklabels():
+                t.set_horizontalalignment("right")
         head = ax.set_title((title + "\n" if title else "") + note, fontsize="medium" if title else "small")
         fig.draw_without_rendering()
         extent = head.get_window_extent()
