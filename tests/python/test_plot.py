@@ -149,10 +149,10 @@ def test_sweep_means_and_confidence_intervals_are_the_data(sweep_df):
             else:  # a deterministic cell: a zero-width interval
                 assert lo == hi == pytest.approx(v.mean())
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "max cwnd (segments)"
-    assert ax.get_ylabel() == "throughput (kbit/s)"
+    assert ax.get_xlabel() == "Max cwnd (segments)"
+    assert ax.get_ylabel() == "Throughput (kbit/s)"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "4", "unclamped"]
-    assert fig.legends[0].get_title().get_text() == "hops"
+    assert ax.get_legend().get_title().get_text() == "Hops"
 
 
 def test_sweep_ci_matches_r_t_test():
@@ -228,14 +228,17 @@ def test_chain_clamp_curves_are_the_model():
 # ---------------------------------------------------------- labels and units
 
 @pytest.mark.parametrize("column, label", [
-    ("throughput_kbps", "throughput (kbit/s)"),
-    ("rtt_mean_ms", "rtt mean (ms)"),
-    ("tcp.max_cwnd", "max cwnd (segments)"),
-    ("duration_s", "duration (s)"),
-    ("topology.spacing_m", "spacing (m)"),
-    ("retransmission_index", "retransmission index (%)"),
-    ("hops", "hops"),
-    ("mac.data_rate_mbps", "data rate (Mbit/s)"),
+    ("throughput_kbps", "Throughput (kbit/s)"),
+    ("rtt_mean_ms", "RTT mean (ms)"),
+    ("tcp.max_cwnd", "Max cwnd (segments)"),
+    ("duration_s", "Duration (s)"),
+    ("topology.spacing_m", "Spacing (m)"),
+    ("retransmission_index", "Retransmission index (%)"),
+    ("hops", "Hops"),
+    ("mac.data_rate_mbps", "Data rate (Mbit/s)"),
+    ("flows[2].off_s", "Off (s)"),       # a list item's field: the schema's flows[].off_s
+    ("cbr_kbps", "CBR (kbit/s)"),        # no schema name: the suffix convention
+    ("bytes_delivered", "Bytes delivered (B)"),  # the result schema's unit, not the suffix's
 ])
 def test_axis_labels_carry_units(column, label):
     assert axis_label(column) == label

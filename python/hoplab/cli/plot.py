@@ -1,7 +1,9 @@
 """`hoplab plot`: figures of results, written as PNG, SVG or PDF by the
 suffix of -o.
 
-    hoplab plot sweep TABLE_OR_STORE --x COL --y COL [--by COL] [--where COL=VALUE ...] [--model chain-clamp] -o FILE
+    hoplab plot sweep TABLE_OR_STORE --x COL --y COL [--by COL] [--where COL=VALUE ...] [--model chain-clamp]
+                     [--title T] [--xlabel L] [--ylabel L] [--by-label L] [--size WxH] [--style paper] -o FILE
+    hoplab plot topology RESULT_DIR_OR_SCENARIO [--at T] [--circles source|all|none|N,...] -o FILE
     hoplab plot timeseries RESULT_DIR [--flow N] -o FILE
     hoplab plot nodes RESULT_DIR -o FILE
     hoplab plot model chain-clamp|tcp-friendly-window|padhye [options] -o FILE
@@ -85,9 +87,16 @@ def plot_group() -> None:
               help="Overlay seed 004 §4's chain model W/(W+N-1), fitted per --by level (x: the window "
                    "clamp; --by: hop counts, or node counts if its name ends in 'nodes').")
 @click.option("--title", default=None, help="A title above the figure.")
+@click.option("--xlabel", default=None, help="The x axis' label [default: the column and its unit, from the schema].")
+@click.option("--ylabel", default=None, help="The y axis' label [default: the column and its unit, from the schema].")
+@click.option("--by-label", default=None, help="The legend's title [default: the --by column and its unit].")
+@click.option("--size", default=None, metavar="WxH", help="Figure size in inches, e.g. 6x4 [default: 6.4x4.2; paper: 3.5x2.6].")
+@click.option("--style", default=None, metavar="STYLE",
+              help="paper (one column of a paper: 3.5 in wide, 8 pt serif), default, or a matplotlib style name.")
 @OUT
 def sweep_cmd(source: Path, x: str, y: str, by: str | None, conditions: tuple[str, ...], confidence: float, model: str | None,
-              title: str | None, out: Path) -> None:
+              title: str | None, xlabel: str | None, ylabel: str | None, by_label: str | None, size: str | None,
+              style: str | None, out: Path) -> None:
     """Mean of --y against --x with confidence intervals, one line per --by.
 
     TABLE_OR_STORE is a .csv or .parquet table (one row per run), a
@@ -104,10 +113,61 @@ def sweep_cmd(source: Path, x: str, y: str, by: str | None, conditions: tuple[st
             if by is None:
                 raise plot.PlotError("--model chain-clamp", "needs --by (the chain's hop or node counts)")
             curves = plot.curves.chain_clamp_fit(df, x, y, by, nodes=by.rsplit(".", 1)[-1].endswith("nodes"))
-        plot.sweep(df, x, y, by, curves=curves, confidence=confidence, title=title, path=out)
+        plot.sweep(df, x, y, by, curves=curves, confidence=confidence, title=title, xlabel=xlabel, ylabel=ylabel,
+                   by_label=by_label, size=size, style=style, path=out)
     except plot.PlotError as e:
+        if e.field in ("size", "style"):
+            raise _fail(ValueError(f"--{e}")) from None
         where = "" if str(e).startswith(str(source)) else f"{source}: "
         raise _fail(ValueError(where + str(e))) from None
+    _done(out)
+
+
+def _circles(text: str) -> Any:
+    if text in ("source", "all", "none"):
+        return text
+    try:
+        return [int(v) for v in text.split(",") if v.strip()] or "none"
+    except ValueError:
+        raise click.BadParameter(f"expected source, all, none or node ids separated by commas, not {text!r}") from None
+
+
+@plot_group.command("topology")
+@click.argument("source", metavar="RESULT_DIR_OR_SCENARIO", type=click.Path(path_type=Path))
+@click.option("--at", "at", type=click.FloatRange(0), default=0.0, show_default=True,
+              help="Simulated time (s): where mobile nodes are then, and the flows' paths then.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="For a scenario: the seed placing random nodes [default: the scenario's].")
+@click.option("--circles", default="source", show_default=True, metavar="WHICH",
+              help="The radio range as a circle around: source (the first flow's), all, none, or node ids (1,4).")
+@click.option("--no-links", "no_links", is_flag=True, help="Leave out the lines between nodes in range.")
+@click.option("--title", default=None, help="A title above the figure [default: name, time and range].")
+@click.option("--size", default=None, metavar="WxH", help="Figure size in inches, e.g. 6x4.")
+@click.option("--style", default=None, metavar="STYLE", help="paper, default, or a matplotlib style name.")
+@OUT
+def topology_cmd(source: Path, at: float, seed: int | None, circles: str, no_links: bool, title: str | None,
+                 size: str | None, style: str | None, out: Path) -> None:
+    """Node positions (ids), the radio range and each flow's path at --at:
+    a shortest path over nodes in range (as the oracle_paths table counts
+    them), of a run (`hoplab run --out` directory) or a scenario file."""
+    _check_out(out)
+    plot = _plot_module()
+    from .. import _core
+    from .errors import scenario_error_text
+
+    if source.is_dir():
+        src: Any = _result(source)
+    else:
+        from . import _input
+
+        src = _input.scenario_dict(source, *_input.read(source), ())
+    try:
+        plot.topology(src, at=at, seed=seed, circles=_circles(circles), links=not no_links, title=title,
+                      size=size, style=style, path=out)
+    except _core.ScenarioError as e:
+        raise _fail(ValueError(scenario_error_text(e, source))) from None
+    except plot.PlotError as e:
+        raise _fail(ValueError(f"--{e}" if e.field in ("at", "circles", "size", "style") else f"{source}: {e}")) from None
     _done(out)
 
 

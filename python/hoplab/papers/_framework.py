@@ -184,14 +184,15 @@ def _check_plot_path(path: Path) -> None:
         raise Failure(str(e)) from None
 
 
-def sweep_figure(df: Any, *, x: str, y: str, by: str | None, title: str) -> Callable[[Path], None]:
-    """A figure for --plot: ``y`` against ``x``, one line per ``by`` (hoplab.plot.sweep)."""
+def sweep_figure(df: Any, *, x: str, y: str, by: str | None, title: str, **labels: Any) -> Callable[[Path], None]:
+    """A figure for --plot: ``y`` against ``x``, one line per ``by`` (hoplab.plot.sweep;
+    ``labels``: its xlabel, ylabel, by_label, level_names)."""
 
     def draw(path: Path) -> None:
         from ..plot import PlotError, sweep
 
         try:
-            sweep(df, x, y, by, title=title, path=path)
+            sweep(df, x, y, by, title=title, path=path, **labels)
         except (PlotError, OSError) as e:
             raise Failure(f"--plot: {e}") from None
 

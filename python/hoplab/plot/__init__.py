@@ -3,6 +3,7 @@ output file's suffix).
 
     sweep(df, x, y, by=None, curves=...)  mean and t confidence interval per cell,
                                           one line per level of `by` (the papers' main figure)
+    topology(source, at=0.0)              nodes, radio range and flows' paths of a run or scenario at a time
     timeseries(result, flow=None)         cwnd/ssthresh and srtt/rto of one run over time
     nodes(result)                         per-node queue length and drops by cause
     models(curves, xlabel=, ylabel=)      model curves alone; builders in `curves`
@@ -22,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import PlotError
 
-__all__ = ["sweep", "timeseries", "nodes", "models", "curves", "Curve", "save", "PlotError", "FORMATS"]
+__all__ = ["sweep", "topology", "timeseries", "nodes", "models", "curves", "Curve", "save", "PlotError", "FORMATS"]
 
 # A plot imports only what it draws with: `timeseries` needs matplotlib but
 # not the statistics (scipy) that `sweep`'s confidence intervals use, nor
 # pandas' table readers. Each name imports its module on first use (PEP 562).
-_WHERE = {"sweep": ("sweep", "sweep"), "timeseries": ("timeseries", "timeseries"), "nodes": ("nodes", "nodes"),
+_WHERE = {"sweep": ("sweep", "sweep"), "topology": ("topology", "topology"), "timeseries": ("timeseries", "timeseries"), "nodes": ("nodes", "nodes"),
           "models": ("model_figure", "models"), "curves": ("curves", None), "tables": ("tables", None),
           "Curve": ("curves", "Curve"), "save": ("_figure", "save"), "FORMATS": ("_figure", "FORMATS")}
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .model_figure import models
     from .nodes import nodes
     from .sweep import sweep
+    from .topology import topology
     from .timeseries import timeseries
 
 

@@ -44,7 +44,9 @@ def run_seed000(*, out: Path | None, jobs: int, progress: Progress, replicas: in
                     rp.summary_frame(runs), "summary.csv", out,
                     sweep_figure(runs[(runs["cbr_kbps"] == 0) & (runs["reading"] == readings(reading)[0])],
                                  x="hops", y="throughput_kbps", by="max_cwnd",
-                                 title="Seed 000 §4.1: throughput vs hops per maximum window"))
+                                 title="Seed 000 §4.1: throughput vs hops per maximum window",
+                                 by_label="Maximum cwnd (segments)",
+                                 level_names={"max_cwnd": {rp.UNCLAMPED_LABEL: f"unclamped ({rp.UNCLAMPED_LABEL})"}}))
 
 
 def run_routing(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, receiver: str | None,
@@ -58,8 +60,10 @@ def run_routing(*, out: Path | None, jobs: int, progress: Progress, replicas: in
     return _outcome(rp.report_routing(runs, replicas=replicas, duration=duration, receiver=receiver),
                     rp.summary_frame(runs, ("routing", "if_range_m")), "summary-routing.csv", out,
                     sweep_figure(runs[runs["reading"] == readings(reading)[0]], x="routing", y="throughput_kbps",
-                                 by="if_range_m",
-                                 title="Seed 000 §4.2: 3-hop chain, W = 2"))
+                                 by="if_range_m", title="Seed 000 §4.2: 3-hop chain, W = 2",
+                                 xlabel="Routing", by_label="Interference range (m)",
+                                 # experiment.Task.if_range_m: 0 leaves it at the carrier-sense range
+                                 level_names={"if_range_m": {0: "carrier-sense range"}}))
 
 
 def _outcome(report: str, summary: Any, name: str, out: Path | None, figure: Any) -> Outcome:
