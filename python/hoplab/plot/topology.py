@@ -145,7 +145,7 @@ def topology(source: Any, *, at: float = 0.0, seed: int | None = None, circles: 
             for i, (x, y) in enumerate(pos):
                 ax.annotate(str(i), (x, y), xytext=(3, 3), textcoords="offset points", fontsize="small", zorder=4)
         ax.margins(0.08)  # the limits cover nodes, links and circles (autoscaled), with room for the ids
-        ax.set_aspect("equal", adjustable="datalim")
+        ax.set_aspect("equal", adjustable="box")
         ax.set_xlabel(axis_label("x"))
         ax.set_ylabel(axis_label("y"))
         name = sc.get("name", "scenario")
