@@ -31,7 +31,7 @@ COMMANDS: dict[str, CommandInfo] = {
         "Print the scenario reference: every field's type, unit, default, valid range and source."),
     "design": CommandInfo(
         "hoplab.cli.design", "design_group",
-        "Experiment designs: factors, levels, replicas and run order (see README)."),
+        "Experiment designs: factors, levels, replicas and run order (see docs/GUIDE.md)."),
     "example": CommandInfo(
         "hoplab.cli.example", "example_cmd",
         "List the packaged example scenarios, or print one (NAME) as TOML."),

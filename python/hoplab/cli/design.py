@@ -17,7 +17,7 @@ __all__ = ["design_group"]
 
 @click.group("design")
 def design_group() -> None:
-    """Experiment designs: factors, levels, replicas and run order (see README)."""
+    """Experiment designs: factors, levels, replicas and run order (see docs/GUIDE.md)."""
 
 
 @design_group.command("expand")

@@ -5,7 +5,7 @@
     >>> lab.run(d, store="out/lab", jobs=2)          # only what the store misses
     >>> df = lab.load("out/lab")                     # one row per run and flow
 
-See docs/ARCHITECTURE.md ("The experiment lab") and README.md.
+See docs/ARCHITECTURE.md ("The experiment lab") and docs/GUIDE.md.
 """
 
 from __future__ import annotations
