@@ -15,6 +15,7 @@ from pathlib import Path
 
 import hoplab
 from hoplab import scenario as S
+from hoplab.result import event_hash_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +44,7 @@ def lines() -> list[str]:
     for name, sc in cases():
         for seed in (1, 2):
             r = hoplab.run(sc, seed=seed)
-            out.append(f"{name}\t{seed}\t{int(r.info['event_hash']):016x}\t{int(r.info['events'])}")
+            out.append(f"{name}\t{seed}\t{event_hash_text(r.info['event_hash'])}\t{int(r.info['events'])}")
     return out
 
 

@@ -1,55 +1,44 @@
-"""A one-line progress display for `hoplab run` on a terminal's stderr."""
+"""The progress bar of `hoplab run` on a terminal's stderr: tqdm, as `hoplab
+lab run` draws its runs (lab/runner.py), here over simulated seconds."""
 
 from __future__ import annotations
 
 import sys
-import time
-from typing import Callable, TextIO
+from typing import Any, Callable, TextIO
 
+__all__ = ["TerminalProgress", "for_stderr", "ProgressFn"]
 
-def _fmt_s(s: float) -> str:
-    if s >= 3600:
-        return f"{s / 3600:.1f} h"
-    if s >= 60:
-        return f"{s / 60:.1f} min"
-    return f"{s:.0f} s"
+# The lab's bar (lab/runner.py `_bar`) with simulated seconds for runs.
+BAR_FORMAT = "{l_bar}{bar}| {n:.1f}/{total:g} s simulated [{elapsed}<{remaining}{postfix}]"
 
 
 class TerminalProgress:
-    """`progress` callback for hoplab.run: simulated time, events/s and ETA,
-    redrawn in place at most every `every` seconds. `close()` clears the line."""
+    """`progress` callback for hoplab.run (called every ~50 ms of wall time):
+    a tqdm bar of simulated time with events/s, redrawn at most every
+    ``every`` seconds. `close()` clears it, so the summary starts clean."""
 
     def __init__(self, stream: TextIO, every: float = 0.25) -> None:
         self.stream = stream
         self.every = every
-        self.started = time.monotonic()
-        self.last = 0.0
-        self.shown = False
+        self.bar: Any = None
 
     def __call__(self, sim_s: float, duration_s: float, events: int, events_per_s: float) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every:
-            return
-        self.last = now
-        wall = now - self.started
-        frac = sim_s / duration_s if duration_s > 0 else 0.0
-        eta = wall * (1 - frac) / frac if frac > 0 else float("nan")
-        eta_text = _fmt_s(eta) if eta == eta else "?"
-        line = (f"hoplab: {sim_s:.1f}/{duration_s:g} s simulated ({100 * frac:.0f}%), "
-                f"{events_per_s / 1e6:.2f} M events/s, ETA {eta_text}")
-        self.stream.write("\r\x1b[2K" + line)
-        self.stream.flush()
-        self.shown = True
+        if self.bar is None:  # tqdm imported by a run long enough to report
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=duration_s, desc="hoplab", file=self.stream, dynamic_ncols=True, smoothing=0.1,
+                            mininterval=self.every, leave=False, bar_format=BAR_FORMAT)
+        self.bar.set_postfix_str(f"{events_per_s / 1e6:.2f} M events/s", refresh=False)
+        self.bar.update(max(0.0, min(sim_s, duration_s) - self.bar.n))
 
     def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
-            self.shown = False
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def for_stderr() -> TerminalProgress | None:
-    """A display on stderr if it is a terminal, else None (no progress output)."""
+    """A bar on stderr if it is a terminal, else None (no progress output)."""
     return TerminalProgress(sys.stderr) if sys.stderr.isatty() else None
 
 

@@ -9,16 +9,22 @@ checkout) finds them as well as a development checkout, where the top-level
 
 from __future__ import annotations
 
+import errno
 import io
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import PurePath
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["example_names", "example_text", "data_text", "data_frame"]
+__all__ = ["EXAMPLE_PREFIX", "example_names", "example_ref", "example_text", "data_text", "data_frame"]
+
+#: How a scenario names a packaged example wherever one is read (`hoplab run
+#: example:chain`, `hoplab.run("example:chain")`, a design's `base`).
+EXAMPLE_PREFIX = "example:"
 
 
 def _dir(name: str) -> Traversable:
@@ -30,13 +36,24 @@ def example_names() -> list[str]:
     return sorted(p.name[:-5] for p in _dir("examples").iterdir() if p.name.endswith(".toml"))
 
 
+def example_ref(scenario: object) -> str | None:
+    """NAME if ``scenario`` is the string (or path) "example:NAME", else None:
+    the one test every reader of scenarios makes."""
+    text = scenario if isinstance(scenario, str) else str(scenario) if isinstance(scenario, PurePath) else None
+    if text is None or not text.startswith(EXAMPLE_PREFIX):
+        return None
+    return text[len(EXAMPLE_PREFIX):]
+
+
 def example_text(name: str) -> str:
     """The TOML text of a packaged example (`chain` or `chain.toml`).
 
-    Raises FileNotFoundError naming the known examples for an unknown name."""
+    Raises FileNotFoundError (errno ENOENT, ``strerror`` one line naming the
+    known examples) for an unknown name."""
     stem = name[:-5] if name.endswith(".toml") else name
     if stem not in example_names():
-        raise FileNotFoundError(f"no packaged example {name!r} (known: {', '.join(example_names())})")
+        raise FileNotFoundError(errno.ENOENT, f"no packaged example {name!r} (known: {', '.join(example_names())})",
+                                f"{EXAMPLE_PREFIX}{name}")
     return (_dir("examples") / f"{stem}.toml").read_text(encoding="utf-8")
 
 

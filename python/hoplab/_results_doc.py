@@ -30,7 +30,8 @@ def results_markdown() -> str:
         "",
         "What a run returns: `hoplab.run(...)` gives a `Result` whose attributes are these tables",
         "as pandas DataFrames (and `info`, a dict); `hoplab run` and `Result.save` write one file",
-        "per table (`<table>.csv`, or `.parquet`), `info.json`, the scenario and `MANIFEST.json`;",
+        "per table that has rows (`<table>.csv`, or `.parquet`; `Result.load` reads a table without",
+        "a file as empty, with its columns), `info.json`, `scenario.toml` and `MANIFEST.json`;",
         "the lab store keeps every column of every table for every run. Each table and column is",
         "declared once, beside the Rust row that fills it; this page, the DataFrames' columns and",
         "dtypes, and the store all derive from that declaration (`hoplab._core.result_schema()`).",
@@ -40,7 +41,9 @@ def results_markdown() -> str:
         "",
     ]
     lines += _section("info (`info.json`)", "info")
-    lines[-1:-1] = ["`info.json` also names the hoplab that ran it: `hoplab_version` and `git_commit`."]
+    lines[-1:-1] = ["`info.json` also names the hoplab that ran it: `hoplab_version` and `git_commit`.",
+                    "`event_hash` is written, shown and kept in `Result.info` as 16 hexadecimal digits "
+                    "(`\"73c969dc440838db\"`); an info.json that holds a decimal number reads as that form."]
     for t in TABLES:
         lines += _section(t, t)
     return "\n".join(lines).rstrip() + "\n"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import _core, _deprecation
 from ._error_text import tidy
+from ._resources import example_ref, example_text
 from ._safe_read import MAX_SCENARIO_BYTES, read_text_bounded
 from ._scenario_json import scenario_error, scenario_json, too_large
 
@@ -68,16 +69,20 @@ def _stat_error(e: OSError, scenario: Any) -> Exception:
 
 
 def read_scenario_source(scenario: Any) -> tuple[str, str, Path | None]:
-    """Return ``(text, format, path)`` for a path, TOML string or dict.
+    """Return ``(text, format, path)`` for a path, TOML string, "example:NAME" or dict.
 
     ``format`` is "toml" or "json"; ``path`` is the file read, if any.
+    "example:NAME" is the packaged example NAME (`hoplab example` lists them).
     Raises FileNotFoundError (or another OSError) for a file that cannot be
-    read, and ScenarioError for an empty string, a text, file or dict over
+    read or an unknown example, and ScenarioError for an empty string, a text, file or dict over
     16 MB (as the CLI), or a value in a dict that JSON cannot carry (NaN,
     infinity, an object), naming its field.
     """
     if isinstance(scenario, Mapping):
         return scenario_json(scenario), "json", None
+    example = example_ref(scenario)
+    if example is not None:  # before any file of that name: as a design's `base` reads it
+        return example_text(example), "toml", None
     if isinstance(scenario, str):
         _check_text(scenario)
         is_file = "\n" not in scenario and os.path.isfile(scenario)
@@ -107,8 +112,9 @@ def read_scenario_source(scenario: Any) -> tuple[str, str, Path | None]:
 def run(scenario: Any, seed: int | None = None, progress: Callable[[float, float, int, float], Any] | None = None) -> Result:
     """Run one simulation and return its `Result`.
 
-    ``scenario`` is a `pathlib.Path` or str naming a TOML (or .json) file, a
-    TOML string, or a dict of the same structure (numpy numbers and arrays
+    ``scenario`` is a `pathlib.Path` or str naming a TOML (or .json) file,
+    "example:NAME" (a packaged example, listed by `hoplab example`), a TOML
+    string, or a dict of the same structure (numpy numbers and arrays
     are taken as numbers and lists); each at most 16 MB, as for the CLI.
     ``seed`` (an int, numpy's too) overrides the scenario's ``seed``. The simulation runs with the GIL released.
 

@@ -56,3 +56,18 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, ali
     out = ["| " + " | ".join(headers) + " |", "| " + " | ".join(rule) + " |"]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(out)
+
+
+def html_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, align: str | None = None) -> str:
+    """The same table as HTML (Jupyter's display), cells escaped."""
+    from html import escape
+
+    if align is None:
+        align = "l" + "r" * (len(headers) - 1)
+    side = {"l": "left", "r": "right"}
+
+    def cells(tag: str, values: Sequence[Any]) -> str:
+        return "".join(f'<{tag} style="text-align: {side[a]}">{escape(str(v))}</{tag}>' for a, v in zip(align, values))
+
+    body = "".join(f"<tr>{cells('td', r)}</tr>" for r in rows)
+    return f"<table><thead><tr>{cells('th', headers)}</tr></thead><tbody>{body}</tbody></table>"

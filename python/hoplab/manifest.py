@@ -31,11 +31,11 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, NamedTuple, Sequence
 
 from . import _io
 
-__all__ = ["ResultError", "MANIFEST", "Entry", "save_dir", "verify", "check_writable", "writer_info"]
+__all__ = ["ResultError", "MANIFEST", "Entry", "save_dir", "verify", "check_file", "check_writable", "writer_info"]
 
 MANIFEST = "MANIFEST.json"
 FORMAT = "hoplab-result"
@@ -189,11 +189,15 @@ def _leftovers(d: Path) -> str:
     return f"; the new files of an interrupted save are in {stages[-1]}" if stages else ""
 
 
-def verify(directory: str | os.PathLike[str], result_names: Iterable[str]) -> dict[str, Any]:
+def verify(directory: str | os.PathLike[str], result_names: Iterable[str],
+           checksums: Collection[str] | None = None) -> dict[str, Any]:
     """Check ``directory`` against its manifest and return the manifest.
 
-    Raises FileNotFoundError for a missing directory and `ResultError` naming
-    the file for anything else that is not whole.
+    Every listed file must exist with its size; ``checksums`` names the files
+    whose SHA-256 is checked now (default: all; a caller that reads a file
+    later checks it then, with `check_file`). Raises FileNotFoundError for a
+    missing directory and `ResultError` naming the file for anything else
+    that is not whole.
     """
     d = Path(directory)
     if not d.is_dir():
@@ -221,14 +225,9 @@ def verify(directory: str | os.PathLike[str], result_names: Iterable[str]) -> di
         if (Path(name).name != name or not isinstance(meta, dict) or not isinstance(meta.get("size"), int)
                 or not isinstance(meta.get("sha256"), str)):
             raise ResultError(mpath, f"unreadable (bad entry for {name!r})")
-        if not path.is_file():
-            raise ResultError(path, "missing (listed in the manifest)")
-        size = path.stat().st_size
-        if size != meta["size"]:
-            how = "truncated" if size < meta["size"] else "changed"
-            raise ResultError(path, f"{size} bytes, the manifest says {meta['size']} ({how} after saving)")
-        if _sha256(path) != meta["sha256"]:
-            raise ResultError(path, "content differs from the manifest's checksum (changed after saving)")
+        _check_size(path, meta)
+        if checksums is None or name in checksums:
+            check_file(path, meta)
     fmt = m.get("table_format")
     for name in sorted(set(result_names) - set(files) - {MANIFEST}):
         if (d / name).exists():
@@ -237,6 +236,22 @@ def verify(directory: str | os.PathLike[str], result_names: Iterable[str]) -> di
                    f"directory?)" if other in ("csv", "parquet") else "not part of this result")
             raise ResultError(d / name, f"not in the manifest: {why}; move it away")
     return m
+
+
+def _check_size(path: Path, meta: dict[str, Any]) -> None:
+    if not path.is_file():
+        raise ResultError(path, "missing (listed in the manifest)")
+    size = path.stat().st_size
+    if size != meta["size"]:
+        how = "truncated" if size < meta["size"] else "changed"
+        raise ResultError(path, f"{size} bytes, the manifest says {meta['size']} ({how} after saving)")
+
+
+def check_file(path: Path, meta: Mapping[str, Any]) -> None:
+    """Refuse a file whose size or SHA-256 is not its manifest entry's."""
+    _check_size(path, dict(meta))
+    if _sha256(path) != meta["sha256"]:
+        raise ResultError(path, "content differs from the manifest's checksum (changed after saving)")
 
 
 def check_rows(path: Path, rows: int, meta: dict[str, Any]) -> None:

@@ -1,14 +1,20 @@
 """The results of one run as pandas DataFrames, and their files on disk.
 
 A results directory holds ``info.json`` (facts about the run: scenario name,
-seed, events, wall time, event hash), one file per table of ``TABLES``
-(``flows.csv``, ``nodes.csv``, ...; or ``.parquet`` with format="parquet"),
-the scenario that was run (``scenario.toml``, or ``scenario.json`` for a dict)
-and ``MANIFEST.json`` (each file's size and SHA-256, written last). The tables
-and their columns are the engine's (`_schema.py`); docs/RESULTS.md lists them.
+seed, events, wall time, event hash), one file per table of ``TABLES`` that
+has rows (``flows.csv``, ``nodes.csv``, ...; or ``.parquet`` with
+format="parquet"; a table without rows is not written), the scenario that was
+run as ``scenario.toml`` (a dict, a .json file or --set overrides are written
+as TOML too) and ``MANIFEST.json`` (each file's size and SHA-256, written
+last). The tables and their columns are the engine's (`_schema.py`);
+docs/RESULTS.md lists them.
 
 `Result.load(dir)` reads such a directory back into equal DataFrames, after
-checking every file against the manifest (`hoplab.ResultError` if not whole).
+checking every file against the manifest (`hoplab.ResultError` if not whole);
+a table with no file reads as an empty DataFrame with the schema's columns.
+The event hash is 16 hexadecimal digits in `Result.info`, info.json and the
+summary alike (info.json files written before hold a decimal number: read as
+the same hex string).
 """
 
 from __future__ import annotations
@@ -18,17 +24,18 @@ import math
 import os
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from . import manifest
 from ._csv import csv_text
+from ._drop_codes import REASONS
 from ._schema import SCHEMA, TABLES
 from ._table import fmt_num, text_table
 
 if TYPE_CHECKING:  # pandas is imported when a DataFrame is first needed
     import pandas as pd
 
-__all__ = ["Result", "TABLES", "SCHEMA", "read_csv_kw"]
+__all__ = ["Result", "TABLES", "SCHEMA", "event_hash_text", "read_csv_kw"]
 
 # Column order and dtype of every table come from the engine (`_schema.py`).
 
@@ -46,6 +53,21 @@ def read_csv_kw() -> dict[str, Any]:
 RESULT_NAMES = frozenset(
     [f"{t}.{ext}" for t in TABLES for ext in ("csv", "parquet")]
     + ["info.json", "scenario.toml", "scenario.json", manifest.MANIFEST])
+
+
+def event_hash_text(value: Any) -> str:
+    """The event hash as hoplab shows and writes it: 16 hexadecimal digits.
+
+    The engine gives a 64-bit integer, and info.json files written before
+    this form hold it as a decimal JSON number: both are converted; a string
+    is already this form."""
+    return value if isinstance(value, str) else f"{int(value):016x}"
+
+
+def _with_hex_hash(info: dict[str, Any]) -> dict[str, Any]:
+    if info.get("event_hash") is not None:
+        info["event_hash"] = event_hash_text(info["event_hash"])
+    return info
 
 
 def _read_table(path: Path, read: Any) -> "pd.DataFrame":
@@ -80,6 +102,22 @@ def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
     return df.astype({c: t for c, t in schema.items()}).reset_index(drop=True)
 
 
+def _load_table(d: Path, table: str, name: str, meta: Mapping[str, Any], check: bool) -> "pd.DataFrame":
+    """One table file of a result directory as its DataFrame (``check``: its
+    checksum first, when `Result.load` left it for later)."""
+    import pandas as pd
+
+    path = d / name
+    if check:
+        manifest.check_file(path, meta)
+    if name.endswith(".csv"):
+        raw = _read_table(path, lambda: pd.read_csv(path, **read_csv_kw()))
+    else:
+        raw = _read_table(path, lambda: pd.read_parquet(path))
+    manifest.check_rows(path, len(raw), dict(meta))
+    return _frame(table, {c: raw[c].to_numpy() for c in raw.columns})
+
+
 def _refuse_store(d: Path) -> None:
     """A lab store is many runs, not one result: say how to read it, rather
     than that its manifest is missing (and then, with verify=False, that
@@ -95,11 +133,14 @@ def _table_property(name: str) -> property:
     def get(self: "Result") -> "pd.DataFrame":
         df = self._frames.get(name)
         if df is None:
-            df = self._frames[name] = _frame(name, self._columns.pop(name, {}))
+            pending = self._pending.pop(name, None)
+            df = pending[0]() if pending is not None else _frame(name, self._columns.pop(name, {}))
+            self._frames[name] = df
         return df
 
     def set_(self: "Result", df: "pd.DataFrame") -> None:
         self._columns.pop(name, None)
+        self._pending.pop(name, None)
         self._frames[name] = df
 
     return property(get, set_, doc=f"The ``{name}`` table as a DataFrame (built on first use).")
@@ -129,6 +170,8 @@ class Result:
         # Tables not yet turned into DataFrames: {table: {column: list}}.
         self._columns: dict[str, Mapping[str, Any]] = {
             t: {c: [] for c in SCHEMA[t]} for t in TABLES[len(frames):]}
+        # Tables of a loaded directory read on first use: {table: (read, rows or None)}.
+        self._pending: dict[str, tuple[Callable[[], "pd.DataFrame"], int | None]] = {}
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
 
@@ -139,7 +182,7 @@ class Result:
         r = cls(
             # The version and commit that ran the simulation (a later save by
             # another hoplab records itself in MANIFEST.json, not here).
-            {**dict(raw["info"]), **manifest.writer_info()},
+            _with_hex_hash({**dict(raw["info"]), **manifest.writer_info()}),
             scenario_text=scenario_text,
             scenario_format=scenario_format,
         )
@@ -151,7 +194,7 @@ class Result:
         DataFrame was never built (what the summary reads)."""
         cols = self._columns.get(table)
         if cols is None:
-            return list(self._frames[table].itertuples(index=False))
+            return list(getattr(self, table).itertuples(index=False))
         from collections import namedtuple
 
         names = list(SCHEMA[table])
@@ -159,9 +202,14 @@ class Result:
         return [row(*vals) for vals in zip(*(cols[c] for c in names))]
 
     def _length(self, table: str) -> int:
+        """Rows of ``table``, without reading a table not loaded yet whose
+        manifest gives its row count."""
+        pending = self._pending.get(table)
+        if pending is not None and pending[1] is not None:
+            return pending[1]
         cols = self._columns.get(table)
         if cols is None:
-            return len(self._frames[table])
+            return len(getattr(self, table))
         return len(next(iter(cols.values()), ()))
 
     # ------------------------------------------------------------------ files
@@ -189,19 +237,33 @@ class Result:
 
         entries = []
         for t in TABLES:
+            rows = self._length(t)
+            if rows == 0:  # no header-only files: `load` gives the table empty, with its columns
+                continue
             cols = self._columns.get(t)
             if format == "csv" and cols is not None:
                 write = text(csv_text(list(SCHEMA[t]), cols))
             elif format == "csv":
-                write = text(self._frames[t].to_csv(index=False))
+                write = text(getattr(self, t).to_csv(index=False))
             else:
                 write = (lambda p, df=getattr(self, t): df.to_parquet(p, index=False))
-            entries.append(manifest.Entry(f"{t}.{format}", write, self._length(t)))
-        entries.append(manifest.Entry("info.json", text(json.dumps(self.info, indent=2, sort_keys=True) + "\n")))
+            entries.append(manifest.Entry(f"{t}.{format}", write, rows))
+        info = _with_hex_hash(dict(self.info))  # an info dict set by hand may hold the engine's integer
+        entries.append(manifest.Entry("info.json", text(json.dumps(info, indent=2, sort_keys=True) + "\n")))
         if self.scenario_text is not None:
-            ext = "json" if self.scenario_format == "json" else "toml"
-            entries.append(manifest.Entry(f"scenario.{ext}", text(self.scenario_text)))
+            entries.append(manifest.Entry("scenario.toml", text(self.scenario_toml())))
         return manifest.save_dir(directory, entries, table_format=format, result_names=RESULT_NAMES)
+
+    def scenario_toml(self) -> str | None:
+        """The scenario that ran as TOML text: as given, or written from the
+        JSON a dict, a .json file or --set overrides were sent as."""
+        if self.scenario_text is None or self.scenario_format != "json":
+            return self.scenario_text
+        from . import _toml_emit
+
+        return _toml_emit.dumps(json.loads(self.scenario_text),
+                                header="The scenario this run ran, written as TOML by hoplab "
+                                       "(it was given as a dict, JSON or with --set overrides).")
 
     @staticmethod
     def check_writable(directory: str | os.PathLike[str]) -> Path:
@@ -210,7 +272,8 @@ class Result:
         return manifest.check_writable(directory)
 
     @classmethod
-    def load(cls, directory: str | Path, *, verify: bool = True) -> "Result":
+    def load(cls, directory: str | Path, *, verify: bool = True,
+             tables: "Iterable[str] | None" = None) -> "Result":
         """Read a directory written by `save` (CSV or Parquet).
 
         Every file is checked against MANIFEST.json first: a missing manifest,
@@ -218,41 +281,56 @@ class Result:
         not list raise `hoplab.ResultError` naming the file. ``verify=False``
         reads a directory without a manifest (saved before hoplab wrote them)
         with a warning; check it, then `save` it again to add a manifest.
-        """
-        import pandas as pd
 
+        ``tables`` (names from ``TABLES``): read and checksum only these now;
+        the others are checked and read when first used, so that a figure of
+        the time series does not read a run's 760 MB trace. Default: all.
+        """
         d = Path(directory)
         _refuse_store(d)
+        now = None if tables is None else set(tables)
+        unknown = sorted((now or set()) - set(TABLES))
+        if unknown:
+            raise ValueError(f"tables: {unknown[0]!r} is not a table of a result ({', '.join(TABLES)})")
         if verify:
-            m = manifest.verify(d, RESULT_NAMES)
-            files = m["files"]
+            names = None if now is None else (set(RESULT_NAMES) - {f"{t}.{e}" for t in set(TABLES) - now
+                                                                   for e in ("csv", "parquet")})
+            files = manifest.verify(d, RESULT_NAMES, checksums=names)["files"]
         else:
             warnings.warn(f"{d}: loading without checking the result's manifest", stacklevel=2)
             files = {f"{t}.{ext}": {} for t in TABLES for ext in ("csv", "parquet") if (d / f"{t}.{ext}").exists()}
         if not (d / "info.json").is_file():  # verify=False: not checked above
             raise manifest.ResultError(d / "info.json", "missing: not a result directory written by "
                                        "Result.save or `hoplab run --out`")
-        info = json.loads((d / "info.json").read_text())
-        frames = {}
-        for t in TABLES:
-            if f"{t}.csv" in files:
-                path = d / f"{t}.csv"
-                raw = _read_table(path, lambda: pd.read_csv(path, **read_csv_kw()))
-            elif f"{t}.parquet" in files:
-                path = d / f"{t}.parquet"
-                raw = _read_table(path, lambda: pd.read_parquet(path))
-            else:  # written before this table existed
-                path, raw = d / f"{t}.csv", pd.DataFrame()
-            manifest.check_rows(path, len(raw), files.get(path.name, {}))
-            frames[t] = _frame(t, {c: raw[c].to_numpy() for c in raw.columns})
+        info = _with_hex_hash(json.loads((d / "info.json").read_text()))
         text, fmt = None, None
-        for ext in ("toml", "json"):
+        for ext in ("toml", "json"):  # scenario.json: written by hoplab before it wrote TOML always
             if (d / f"scenario.{ext}").exists():
                 text, fmt = (d / f"scenario.{ext}").read_text(), ext
-        return cls(info, *(frames[t] for t in TABLES), scenario_text=text, scenario_format=fmt)
+        r = cls(info, scenario_text=text, scenario_format=fmt)
+        r._columns = {}
+        for t in TABLES:
+            name = next((f"{t}.{e}" for e in ("csv", "parquet") if f"{t}.{e}" in files), None)
+            if name is None:  # no rows (not written), or saved before this table existed
+                r._frames[t] = _frame(t, {})
+                continue
+            meta = files[name]
+            later = now is not None and t not in now
+            read = (lambda t=t, name=name, meta=meta, check=verify and later:
+                    _load_table(d, t, name, meta, check))
+            if later:
+                r._pending[t] = (read, meta.get("rows"))
+            else:
+                r._frames[t] = read()
+        return r
 
     # ---------------------------------------------------------------- display
     def flows_table(self) -> str:
+        headers, rows, align = self._flows_cells()
+        return text_table(headers, rows, align=align)
+
+    def _flows_cells(self) -> tuple[list[str], list[list[Any]], str]:
+        """Headers, formatted rows and alignment of the flows table (text and HTML)."""
         # NaN (no RTT for a CBR flow, no delay for an FTP flow) prints "-".
         rows = []
         for r in self._rows("flows"):
@@ -265,10 +343,8 @@ class Result:
                 fmt_num(int(r.timeouts), 0),
                 ("yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})") if tcp else "-",
             ])
-        return text_table(
-            ["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "delay ms",
-             "jitter ms", "RTOs", "in order"],
-            rows, align="llrrrrrrrrrr")
+        return (["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "delay ms",
+                 "jitter ms", "RTOs", "in order"], rows, "llrrrrrrrrrr")
 
     def nodes_table(self) -> str:
         rows = [[r.node, fmt_num(r.x, 0), fmt_num(r.y, 0), fmt_num(r.ifq_mean, 2), r.ifq_max,
@@ -282,6 +358,36 @@ class Result:
         rows = [[r.node, r.layer, r.reason, r.packet_type, fmt_num(int(r.count), 0)]
                 for r in self._rows("drops")]
         return text_table(["node", "layer", "reason", "type", "count"], rows, align="llllr")
+
+    def drops_by_cause_table(self) -> str:
+        """Drops summed over nodes and packet types: one row per layer, its
+        causes (ns-2 codes, most frequent first) and a total."""
+        by: dict[str, dict[str, int]] = {}
+        for r in self._rows("drops"):
+            causes = by.setdefault(str(r.layer), {})
+            causes[str(r.reason)] = causes.get(str(r.reason), 0) + int(r.count)
+        rows = []
+        for layer, causes in sorted(by.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])):
+            ranked = sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))
+            rows.append([layer, fmt_num(sum(causes.values()), 0),
+                         ", ".join(f"{code} {n:,} ({REASONS.get(code, 'unknown code')})" for code, n in ranked)])
+        rows.append(["total", fmt_num(sum(sum(c.values()) for c in by.values()), 0), ""])
+        return text_table(["layer", "drops", "by cause"], rows, align="lrl")
+
+    def tables_lines(self, where: Callable[[str], str] | None = None) -> list[str]:
+        """One line per table other than flows with its row count (and
+        ``where(table)``, how to see it), then one naming those with no rows."""
+        lines, empty = [], []
+        for t in TABLES[1:]:
+            n = self._length(t)
+            if n == 0:
+                empty.append(t)
+                continue
+            hint = where(t) if where is not None else ""
+            lines.append(f"{t:<13}{n:>10,} row{'s' if n != 1 else ' '}{'  ' + hint if hint else ''}".rstrip())
+        if empty:
+            lines.append(f"no rows: {', '.join(empty)}")
+        return lines
 
     def routing_table(self) -> str:
         """Routing figures per flow and overall: route changes, outages, RTO
@@ -323,12 +429,18 @@ class Result:
         rate = f"{events / wall:,.0f}" if wall > 0 else "-"
         return (f"scenario {i.get('scenario')!r}  seed {i.get('seed')}  {fmt_num(i.get('duration_s'), 1)} s simulated  "
                 f"{i.get('nodes')} nodes  {events:,} events  {wall:.3f} s wall  {rate} events/s  "
-                f"event hash {int(i.get('event_hash', 0)):016x}")
+                f"event hash {event_hash_text(i.get('event_hash', 0))}")
 
-    def summary(self, full: bool = False) -> str:
-        """A compact text summary: the flows table and the run info.
+    def summary(self, full: bool = False, *, tables_title: str | None = None,
+                where: Callable[[str], str] | None = None) -> str:
+        """A text summary that fits a terminal: the run info, the flows,
+        routing per flow and its totals, drops totalled by layer and cause,
+        then one line per other table with its row count.
 
-        With ``full=True`` also the per-node table and the drops.
+        ``full=True``: the full view instead, with the per-node table and the
+        drops per node, layer, cause and packet type. ``tables_title`` and
+        ``where(table)`` word the last part (`hoplab run` names the files and
+        ``--detail``; the default names the DataFrame attributes).
         """
         n = self._length
         parts = [self.info_line(), "", "Flows", self.flows_table() if n("flows") else "(no flows)"]
@@ -337,10 +449,28 @@ class Result:
         if full:
             parts += ["", "Nodes", self.nodes_table() if n("nodes") else "(no nodes)"]
             parts += ["", "Drops", self.drops_table() if n("drops") else "(no drops)"]
+            return "\n".join(parts)
+        parts += ["", "Drops by layer and cause", self.drops_by_cause_table() if n("drops") else "(no drops)"]
+        if where is None:
+            where = lambda t: f".{t}"  # noqa: E731
+        parts += ["", tables_title or "Other tables (DataFrames; summary(full=True) prints nodes and drops in full)",
+                  *self.tables_lines(where)]
         return "\n".join(parts)
 
     def __repr__(self) -> str:
         return f"<hoplab.Result>\n{self.summary()}"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: the run info, the flows table and one line per other table."""
+        from html import escape
+
+        from ._table import html_table
+
+        headers, rows, align = self._flows_cells()
+        flows = html_table(headers, rows, align=align) if self._length("flows") else "<p>(no flows)</p>"
+        others = "<br>".join(escape(line) for line in self.tables_lines(lambda t: f".{t}"))
+        return (f"<div><p><b>hoplab.Result</b> <code>{escape(self.info_line())}</code></p>{flows}"
+                f"<p><small>{others}</small></p></div>")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Result):

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterable
 
+from ._resources import example_ref, example_text
 from ._safe_read import read_text_bounded
 
 __all__ = [
@@ -36,9 +37,10 @@ DEFAULT_TCP: dict[str, Any] = {"variant": "new_reno", "mss_bytes": 1460}
 
 
 def load_scenario(path: str | Path) -> dict[str, Any]:
-    """Read a TOML scenario file into a dict (stdlib tomllib; not validated —
-    `hoplab.run` validates)."""
-    return tomllib.loads(read_text_bounded(Path(path)))
+    """Read a TOML scenario file, or "example:NAME" (a packaged example), into
+    a dict (stdlib tomllib; not validated — `hoplab.run` validates)."""
+    example = example_ref(path)
+    return tomllib.loads(example_text(example) if example is not None else read_text_bounded(Path(path)))
 
 
 def ftp(src: int, dst: int, *, start: float = 0.0, stop: float | None = None,

@@ -13,7 +13,13 @@ from hoplab.cli import cli
 
 from .conftest import EXAMPLES, SMALL_TOML, run_module
 
-TABLE_FILES = ("flows.csv", "nodes.csv", "drops.csv", "timeseries.csv", "info.json")
+TABLE_FILES = ("flows.csv", "nodes.csv", "info.json", "scenario.toml", "MANIFEST.json")
+
+
+def _no_header_only_tables(d: Path) -> None:
+    """Every table written has rows (issue 23 item 7): no header-only files."""
+    for p in d.glob("*.csv"):
+        assert len(p.read_text().splitlines()) > 1, p.name
 
 
 def _bad(tmp_path: Path, name: str, text: str) -> Path:
@@ -72,6 +78,7 @@ def test_cli_runs_every_example(tmp_path, example):
     assert "Flows" in r.stdout and "events" in r.stdout
     for name in TABLE_FILES:
         assert (out / name).is_file(), name
+    _no_header_only_tables(out)
     flows = pd.read_csv(out / "flows.csv")
     assert len(flows) >= 1
 
@@ -83,6 +90,8 @@ def test_subprocess_run_writes_default_out_dir(tmp_path):
     d = tmp_path / "out" / "hidden-terminal" / "seed-4"
     for name in TABLE_FILES:
         assert (d / name).is_file(), name
+    _no_header_only_tables(d)
+    assert not (d / "trace.csv").exists()  # tracing is off
 
 
 def test_cli_out_keeps_existing_files(tmp_path):

@@ -153,7 +153,8 @@ def test_run_store_reuse_and_tidy_load(tmp_path):
     runs = lab.load(store, table="runs")
     assert len(runs) == 8 and (runs["events"] > 0).all()
     st = lab.status(store)
-    assert st.to_dict("records") == [{"design": "small", "runs": 8, "done": 8, "failed": 0, "missing": 0}]
+    assert st.to_dict("records") == [{"design": "small", "runs": 8, "done": 8, "failed": 0, "damaged": 0,
+                                      "missing": 0}]
 
 
 def test_a_shared_run_is_simulated_once(tmp_path):

@@ -41,7 +41,7 @@ def test_run_status_export(tmp_path):
     r = CliRunner().invoke(cli, ["lab", "run", str(d), "--store", str(store), "--jobs", "1"])
     assert "8 already in" in r.stdout and "0 run now" in r.stdout
     r = CliRunner().invoke(cli, ["lab", "status", "--store", str(store)])
-    assert r.exit_code == 0 and r.stdout.split("\n")[1].split() == ["cli", "8", "8", "0", "0"]
+    assert r.exit_code == 0 and r.stdout.split("\n")[1].split() == ["cli", "8", "8", "0", "0", "0"]
     out = tmp_path / "flows.csv"
     r = CliRunner().invoke(cli, ["lab", "export", "--store", str(store), "-o", str(out)])
     assert r.exit_code == 0, r.output

@@ -89,7 +89,7 @@ def test_status_export_and_load_read_a_store_on_a_read_only_mount(tmp_path):
         echo "run rc=$?"
     """)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.splitlines()[1].split() == ["tiny", "6", "6", "0", "0"], r.stdout
+    assert r.stdout.splitlines()[1].split() == ["tiny", "6", "6", "0", "0", "0"], r.stdout
     assert "load 6" in r.stdout and (tmp_path / "nodes.csv").stat().st_size > 0
     # `lab run` needs to write: one line saying so, exit 2.
     assert "run rc=2" in r.stdout

@@ -52,7 +52,8 @@ COMMANDS: dict[str, CommandInfo] = {
         "--help` for its options)."),
     "run": CommandInfo(
         "hoplab.cli.run", "run_cmd",
-        "Run one scenario file (TOML, or .json), print a summary and save the results."),
+        "Run one scenario file (TOML, or .json) or example:NAME (see `hoplab example`), print a summary "
+        "and save the results."),
     "timeline": CommandInfo(
         "hoplab.cli.timeline", "timeline",
         "Print what happens around a route break: movement, declared link failures (false ones marked), "

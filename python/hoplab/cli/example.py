@@ -4,6 +4,8 @@ Without NAME it lists them; with NAME it prints the TOML, so that an
 installed hoplab (no source checkout) can start from one:
 
     hoplab example chain > chain.toml && hoplab run chain.toml
+
+or run one as it is: `hoplab run example:chain`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import tomllib
 
 import click
 
-from .._resources import example_names, example_text
+from .._resources import example_names, example_ref, example_text
 from .errors import HoplabError
 
 __all__ = ["example_cmd"]
@@ -35,7 +37,7 @@ def example_cmd(name: str | None) -> None:
             title = tomllib.loads(text).get("name", n)
             click.echo(f"{n:<18} {title}: {_first_comment(text)}")
         return
-    try:
-        click.echo(example_text(name), nl=False)
+    try:  # `hoplab example example:chain` as well: the name as `run` takes it
+        click.echo(example_text(example_ref(name) or name), nl=False)
     except FileNotFoundError as e:
-        raise HoplabError(str(e)) from None
+        raise HoplabError(e.strerror) from None

@@ -53,7 +53,8 @@ def run_cmd(design: Path, store: Path, jobs: int | None, dask: str | None, retry
 @click.option("--store", "store", type=click.Path(file_okay=False, path_type=Path), required=True)
 @click.argument("design", type=click.Path(path_type=Path), required=False)
 def status_cmd(store: Path, design: Path | None) -> None:
-    """Runs done, failed and missing per design in STORE (or of DESIGN), and the errors of failed runs."""
+    """Runs done, failed, damaged (a table file lost: `lab run` runs them again) and missing per design
+    in STORE (or of DESIGN), and the errors of failed runs."""
     from .. import lab
 
     d = load_design(design) if design is not None else None

@@ -53,14 +53,16 @@ def _check_out(out: Path) -> None:
         raise _fail(e) from None
 
 
-def _result(directory: Path) -> Any:
+def _result(directory: Path, tables: tuple[str, ...] | None = None) -> Any:
+    """The result in ``directory``, reading only ``tables`` now (the others,
+    a run's trace say, only if a figure asks for them)."""
     from ..manifest import ResultError
     from ..result import Result
 
     if not directory.is_dir():
         raise _fail(ValueError(f"{directory}: not a result directory (no such directory)"))
     try:
-        return Result.load(directory)
+        return Result.load(directory, tables=tables)
     except ResultError as e:
         raise _fail(e) from None
 
@@ -180,7 +182,11 @@ def timeseries_cmd(result_dir: Path, flow: int | None, out: Path) -> None:
     _check_out(out)
     plot = _plot_module()
 
-    res = _result(result_dir)
+    res = _result(result_dir, tables=("flows", "timeseries"))
+    if len(res.timeseries) == 0 and len(res.flows) and not (res.flows["kind"] != "cbr").any():
+        # Not "set timeseries = true": a CBR flow has no TCP sender to record.
+        raise _fail(ValueError(f"{result_dir}: timeseries: the run has only CBR flows, and CBR flows have no "
+                               "TCP time series (cwnd, srtt) to plot"))
     try:
         plot.timeseries(res, flow, path=out)
     except plot.PlotError as e:
@@ -196,7 +202,7 @@ def nodes_cmd(result_dir: Path, out: Path) -> None:
     _check_out(out)
     plot = _plot_module()
 
-    res = _result(result_dir)
+    res = _result(result_dir, tables=("nodes", "drops"))
     try:
         plot.nodes(res, path=out)
     except plot.PlotError as e:

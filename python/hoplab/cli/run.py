@@ -1,12 +1,15 @@
 """`hoplab run SCENARIO`: run one scenario, print its summary, save its results.
 
-    hoplab run SCENARIO.toml [--seed N] [--set key=value ...] [--out DIR] [--format csv|parquet] [--no-save]
+    hoplab run SCENARIO.toml|example:NAME [--seed N] [--set key=value ...] [--out DIR] [--format csv|parquet]
+               [--no-save] [--detail]
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -31,18 +34,24 @@ def _safe_dirname(name: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True,
               help="File format of the four tables (parquet needs pyarrow).")
 @click.option("--no-save", is_flag=True, help="Print the summary only; write no files.")
+@click.option("--detail", is_flag=True,
+              help="Print the full tables: per node, and drops per node, layer, cause and packet type.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Override a scenario field by its dotted path, e.g. routing.aodv.link_detection=link_layer.")
-def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no_save: bool,
+def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no_save: bool, detail: bool,
             sets: tuple[str, ...]) -> None:
-    """Run one scenario file (TOML, or .json), print a summary and save the results.
+    """Run one scenario file (TOML, or .json) or example:NAME (see `hoplab
+    example`), print a summary and save the results.
 
-    Results go to DIR/{flows,nodes,drops,timeseries}.csv, DIR/info.json and
-    DIR/scenario.toml. Files are written under a temporary name and renamed;
+    Results go to DIR/<table>.csv for each table with rows (flows, nodes,
+    drops, timeseries, overhead, route_events, paths, outages, trace,
+    movement, downloads, oracle_paths: docs/RESULTS.md), DIR/info.json,
+    DIR/scenario.toml (the scenario as run, --set included) and
+    DIR/MANIFEST.json. Files are written under a temporary name and renamed;
     an existing file with different content is moved to DIR/previous/<time>/
     first, so nothing already in DIR is lost.
     """
-    from .. import _core
+    from .. import _core, _toml_emit
     from .._progress import for_stderr
     from .._run import run_text
 
@@ -62,16 +71,30 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     finally:
         if display is not None:
             display.close()
-    click.echo(res.summary(full=True))
-    if no_save:
-        return
-    if out_dir is None:
+    if sets:  # saved as TOML like any scenario, saying where it came from
+        res.scenario_text = _toml_emit.dumps(json.loads(text), header=f"{scenario} run with --set {' '.join(sets)}")
+        res.scenario_format = "toml"
+    if out_dir is None and not no_save:
         out_dir = Path("out") / _safe_dirname(str(res.info["scenario"])) / f"seed-{res.info['seed']}"
+    click.echo(_summary(res, detail, None if no_save else out_dir, fmt))
+    if no_save or out_dir is None:
+        return
     try:
         res.save(out_dir, format=fmt)
     except OSError as e:
         raise HoplabError(os_error_text(e, Path(e.filename or out_dir))) from None
     click.echo(f"\nresults written to {out_dir}/")
+
+
+def _summary(res: Any, detail: bool, out_dir: Path | None, fmt: str) -> str:
+    """The run's summary; its list of the other tables names their files."""
+    if detail:
+        return res.summary(full=True)
+    if out_dir is None:
+        title = "Other tables (--detail prints nodes and drops in full; --no-save: no files written)"
+        return res.summary(tables_title=title, where=lambda t: "")
+    title = f"Other tables (--detail prints nodes and drops in full; the files are in {out_dir}/)"
+    return res.summary(tables_title=title, where=lambda t: f"{t}.{fmt}")
 
 
 def _check_out(out_dir: Path) -> None:

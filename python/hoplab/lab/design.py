@@ -48,7 +48,7 @@ from typing import Any, Mapping
 from .. import _core, overrides
 from .._error_text import tidy
 from .._schema import SCHEMA
-from .._resources import example_names, example_text
+from .._resources import example_ref, example_text
 from .._safe_read import read_text_bounded
 
 __all__ = ["Design", "DesignError", "Run", "ORDERS", "engine_version"]
@@ -284,11 +284,12 @@ def _load_base(base: Any, base_dir: Path | None) -> tuple[dict[str, Any], str]:
         base = str(base)
     if not isinstance(base, str) or not base:
         raise DesignError("base", "expected a scenario file name, \"example:NAME\" or a table")
-    if base.startswith("example:"):
-        name = base.split(":", 1)[1]
-        if name not in example_names():
-            raise DesignError("base", f"no packaged example {name!r} (one of {', '.join(example_names())})")
-        text, fmt = example_text(name), "toml"
+    example = example_ref(base)
+    if example is not None:
+        try:
+            text, fmt = example_text(example), "toml"
+        except FileNotFoundError as e:
+            raise DesignError("base", e.strerror) from None
     else:
         path = Path(base)
         if not path.is_absolute() and base_dir is not None:

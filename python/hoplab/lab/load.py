@@ -131,25 +131,30 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
 
 
 def status(store: str | os.PathLike[str], design: Design | None = None) -> pd.DataFrame:
-    """Per design: runs in it, done (ok), failed, missing. With ``design``
-    (not yet registered, e.g. before `lab run`), its own runs are counted."""
+    """Per design: runs in it, done (ok), failed, damaged (recorded, but a
+    table file is missing or of the wrong size: the next `lab run` simulates
+    them again) and missing. With ``design`` (not yet registered, e.g. before
+    `lab run`), its own runs are counted."""
     import pandas as pd
 
     with Store(store, readonly=True) as st:
         rec = st.recorded()
+        damaged = set(st.damaged(k for k, s in rec.items() if s == "ok"))
         rows = []
         if design is not None:
             keys = [r.key for r in design.expand()]
-            rows.append(_count(design.name, keys, rec))
+            rows.append(_count(design.name, keys, rec, damaged))
         else:
             for name in st.designs():
                 keys = [k for (k,) in st.db.execute("SELECT key FROM design_runs WHERE design = ?", (name,))]
-                rows.append(_count(name, keys, rec))
-        return pd.DataFrame(rows, columns=["design", "runs", "done", "failed", "missing"])
+                rows.append(_count(name, keys, rec, damaged))
+        return pd.DataFrame(rows, columns=["design", "runs", "done", "failed", "damaged", "missing"])
 
 
-def _count(name: str, keys: list[str], rec: dict[str, str]) -> dict[str, Any]:
+def _count(name: str, keys: list[str], rec: dict[str, str], damaged: set[str]) -> dict[str, Any]:
     uniq = set(keys)
-    done = sum(1 for k in uniq if rec.get(k) == "ok")
+    bad = len(uniq & damaged)
+    done = sum(1 for k in uniq if rec.get(k) == "ok") - bad
     failed = sum(1 for k in uniq if rec.get(k) == "failed")
-    return {"design": name, "runs": len(keys), "done": done, "failed": failed, "missing": len(uniq) - done - failed}
+    return {"design": name, "runs": len(keys), "done": done, "failed": failed, "damaged": bad,
+            "missing": len(uniq) - done - failed - bad}

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # pandas is imported where a table is built
     import pandas as pd
 
 from ..manifest import _sha256
+from ..result import event_hash_text
 from .._schema import SCHEMA, TABLES
 from .owner import Owner, alive, me
 from .space import SQL_MARGIN, full_text, is_full
@@ -372,7 +373,7 @@ class Store:
             db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
                 key, outcome["status"], str(outcome["seed"]), outcome["engine"], outcome["scenario"],
                 outcome.get("error"), info.get("events"),
-                None if info.get("event_hash") is None else f"{int(info['event_hash']):016x}",
+                None if info.get("event_hash") is None else event_hash_text(info["event_hash"]),
                 json.dumps(info, sort_keys=True, default=str), json.dumps(listing, sort_keys=True),
                 wall if wall is not None else outcome.get("wall_s"), socket.gethostname(),
                 time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))

@@ -8,27 +8,9 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
+from .._drop_codes import REASONS
 from ._figure import finish, format_of, new_figure
 from .errors import PlotError
-
-# ns-2's drop codes (crates/hoplab-sim/src/net/drop.rs; seed 002 Appendix B,
-# Table 3) in words, for the legend.
-REASONS = {
-    "IFQ": "queue full",
-    "RET": "retry limit",
-    "COL": "collision",
-    "DUP": "duplicate",
-    "BSY": "MAC busy (CTS withheld)",
-    "NRTE": "no route",
-    "TTL": "TTL expired",
-    "CBK": "link failure callback",
-    "LOOP": "routing loop",
-    "TOUT": "route wait timeout",
-    "QFULL": "routing buffer full",
-    "SAL": "salvage limit",
-    "ARP": "ARP",
-    "END": "queued at the end",
-}
 
 
 def nodes(result: Any, *, path: str | Path | None = None) -> Figure:

@@ -27,6 +27,7 @@ from ... import lab
 from .._grid import run_grid
 from .._framework import ReproduceError
 from ..._table import text_table
+from ...result import event_hash_text
 
 # Seed 000 §3 (Anastasi et al.): 802.11b limited to 2 Mbit/s, 1 Mbit/s basic
 # rate, RTS/CTS threshold 100 bytes (RTS/CTS for TCP data, not for ACKs).
@@ -175,7 +176,7 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
         "route_changes": int(f.route_changes),
         "cbr_throughput_kbps": float(cbr.throughput_kbps.iloc[0]) if len(cbr) else float("nan"),
         "stream_errors": int(f.stream_errors), "events": int(res.info["events"]),
-        "wall_s": float(res.info["wall_s"]), "event_hash": f"{int(res.info['event_hash']):016x}",
+        "wall_s": float(res.info["wall_s"]), "event_hash": event_hash_text(res.info["event_hash"]),
     }
 
 

@@ -51,6 +51,7 @@ import pandas as pd
 
 from ... import scenario
 from ..._table import text_table
+from ...result import event_hash_text
 from ... import lab
 from .._grid import run_grid
 from .._framework import ReproduceError, data_frame
@@ -229,7 +230,7 @@ def row_of(task: Task, res: Any) -> dict[str, Any]:
         "rtt_mean_ms": float((f["rtt_mean_ms"] * f["rtt_samples"]).sum() / samples) if samples else math.nan,
         "stream_errors": int(f["stream_errors"].sum()),
         "events": int(res.info["events"]), "wall_s": float(res.info["wall_s"]),
-        "event_hash": f"{int(res.info['event_hash']):016x}",
+        "event_hash": event_hash_text(res.info["event_hash"]),
     }
 
 
