@@ -132,6 +132,7 @@ def test_runs_of_a_cell_share_its_derived_scenario():
     ({"derive": {"topology..nodes": "1"}}, 'derive."topology..nodes"', "not a field path"),
     ({"derive": {"topology": {"nodes": "hops"}}}, "derive.topology", "quote a dotted field name"),
     ({"derive": ["topology.nodes"]}, "derive", "expected a table"),
+    ({"derive": {f"a{i}": "1" for i in range(1001)}}, "derive", "more than the 1000 a design may derive"),
 ])
 def test_conflicts_and_bad_entries_are_refused_before_any_cell(changes, field, words):
     with pytest.raises(DesignError) as e:

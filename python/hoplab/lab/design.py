@@ -94,6 +94,9 @@ MAX_DEPTH = 32
 # (hoplab.lab.load: RUN_COLUMNS, RUN_TAIL, `idx`, the runs table's
 # columns, and every flows column; `design expand` adds `run`). A factor of
 # one of these names would be overwritten or break the export.
+# A scenario has about 150 fields; derived ones are evaluated per cell and
+# checked pairwise for overlaps, so their number is bounded too.
+MAX_DERIVED = 1_000
 RUN_COLUMN_NAMES = ("run", "key", "design", "replica", "seed", "status", "error", "idx",
                     "events", "event_hash", "wall_s", "host", "recorded_at")
 RESERVED_NAMES = frozenset(RUN_COLUMN_NAMES) | frozenset(SCHEMA["flows"])
@@ -297,6 +300,8 @@ def _parse_derive(spec: Any) -> tuple[tuple[str, _derive.Expr], ...]:
         return ()
     if not isinstance(spec, Mapping):
         raise DesignError("derive", f'expected a table of field = "expression", got {type(spec).__name__}')
+    if len(spec) > MAX_DERIVED:
+        raise DesignError("derive", f"{len(spec)} derived fields, more than the {MAX_DERIVED} a design may derive")
     out: list[tuple[str, _derive.Expr]] = []
     seen: list[tuple[tuple[Any, ...], str]] = []
     for path, value in spec.items():
