@@ -37,7 +37,7 @@ COMMANDS: dict[str, CommandInfo] = {
         "List the packaged example scenarios, or print one (NAME) as TOML."),
     "lab": CommandInfo(
         "hoplab.cli.lab", "lab_group",
-        "Run designs into a result store, see what is done, export results."),
+        "Run designs into a result store, see what is done, summarise and export results."),
     "movement": CommandInfo(
         "hoplab.cli.movement", "movement_group",
         "ns-2 movement (setdest) and connection (cbrgen) files: import them into a scenario, export the "

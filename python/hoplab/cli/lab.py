@@ -1,8 +1,9 @@
-"""`hoplab lab run|status|export`: experiment designs run into a resumable
-store (hoplab/lab).
+"""`hoplab lab run|status|summary|export`: experiment designs run into a
+resumable store (hoplab/lab).
 
     hoplab lab run DESIGN --store DIR [--jobs N] [--dask ADDRESS|local] [--retry-failed]
     hoplab lab status --store DIR [DESIGN]
+    hoplab lab summary DIR --by FACTOR --metric M [...]   (lab_summary.py)
     hoplab lab export --store DIR [--design NAME] [--table flows] -o FILE.csv|FILE.parquet
 """
 
@@ -14,13 +15,17 @@ import click
 
 from ._designs import lab_errors, load_design
 from .errors import HoplabError
+from .lab_summary import summary_cmd
 
 __all__ = ["lab_group"]
 
 
 @click.group("lab")
 def lab_group() -> None:
-    """Run designs into a result store, see what is done, export results."""
+    """Run designs into a result store, see what is done, summarise and export results."""
+
+
+lab_group.add_command(summary_cmd)
 
 
 @lab_group.command("run")

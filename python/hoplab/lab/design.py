@@ -20,6 +20,16 @@ A design is a TOML file or the same structure as a dict::
     factors = { variant = "clamp" }            # with, the full factorial of [factors])
     set = { "tcp.max_cwnd" = 3 }
 
+    [derive]                                   # fields computed from the cell's levels
+    "topology.nodes" = "hops + 1"              # (derive.py: arithmetic only)
+
+A factor given as a list whose name is a plain word that no scenario field
+starts with (``hops = [1, 2, 3, 4]``) and that ``[derive]`` reads sets no
+field itself: it is a variable, and the derived fields carry it into the
+scenario. Derived fields are written after the levels' and treatments'
+fields, before the scenario is validated; like a factor's own fields, no
+factor or treatment may set them too.
+
 Cells are the full factorial of ``factors`` (in the order written, the last
 factor varying fastest); with ``treatments`` each listed treatment is crossed
 with that factorial (its overrides applied last). Every cell runs once per
@@ -33,6 +43,7 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import functools
 import hashlib
 import itertools
 import json
@@ -46,6 +57,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .. import _core, overrides
+from . import derive as _derive
 from .._error_text import tidy
 from .._schema import SCHEMA
 from .._resources import example_ref, example_text
@@ -54,7 +66,8 @@ from .._safe_read import read_text_bounded
 __all__ = ["Design", "DesignError", "Run", "ORDERS", "engine_version"]
 
 ORDERS = ("sequential", "interleaved", "randomised")
-_TOP_KEYS = {"name", "base", "replicas", "seeds", "order", "order_seed", "factors", "treatments", "description"}
+_TOP_KEYS = {"name", "base", "replicas", "seeds", "order", "order_seed", "factors", "treatments", "derive",
+             "description"}
 # The largest design: what one machine holds while `design expand` or
 # `lab run` has every run of it in memory. Measured (docs/BENCHMARKS.md
 # "Design size"; Python 3.11, example:chain, whose JSON is 482 bytes):
@@ -81,6 +94,9 @@ MAX_DEPTH = 32
 # (hoplab.lab.load: RUN_COLUMNS, RUN_TAIL, `idx`, the runs table's
 # columns, and every flows column; `design expand` adds `run`). A factor of
 # one of these names would be overwritten or break the export.
+# A scenario has about 150 fields; derived ones are evaluated per cell and
+# checked pairwise for overlaps, so their number is bounded too.
+MAX_DERIVED = 1_000
 RUN_COLUMN_NAMES = ("run", "key", "design", "replica", "seed", "status", "error", "idx",
                     "events", "event_hash", "wall_s", "host", "recorded_at")
 RESERVED_NAMES = frozenset(RUN_COLUMN_NAMES) | frozenset(SCHEMA["flows"])
@@ -248,7 +264,8 @@ def _numeric_labels(labels: list[str]) -> list[Any]:
     return labels
 
 
-def _parse_factor(name: str, spec: Any) -> Factor:
+def _parse_factor(name: str, spec: Any, variables: frozenset[str] = frozenset()) -> Factor:
+    """A factor; a list factor named in ``variables`` sets no field (its values feed [derive])."""
     where = f'factors."{name}"'
     _check_factor_name(where, name)
     if isinstance(spec, list):  # a field and its values
@@ -259,7 +276,7 @@ def _parse_factor(name: str, spec: Any) -> Factor:
                               "(e.g. tcp.max_cwnd); use a table of named levels otherwise") from None
         if not spec:
             raise DesignError(where, "has no levels")
-        levels = tuple(Level(_label(v), v, ((name, v),)) for v in spec)
+        levels = tuple(Level(_label(v), v, () if name in variables else ((name, v),)) for v in spec)
     elif isinstance(spec, Mapping):  # named levels -> overrides
         if not spec:
             raise DesignError(where, "has no levels")
@@ -274,6 +291,51 @@ def _parse_factor(name: str, spec: Any) -> Factor:
             raise DesignError(where, f"level {lv.label!r} is given twice")
         seen.add(lv.label)
     return Factor(name, levels)
+
+
+def _parse_derive(spec: Any) -> tuple[tuple[str, _derive.Expr], ...]:
+    """The [derive] table: (field path, checked expression) pairs, no two
+    setting the same field (or one a part of the other)."""
+    if spec is None:
+        return ()
+    if not isinstance(spec, Mapping):
+        raise DesignError("derive", f'expected a table of field = "expression", got {type(spec).__name__}')
+    if len(spec) > MAX_DERIVED:
+        raise DesignError("derive", f"{len(spec)} derived fields, more than the {MAX_DERIVED} a design may derive")
+    out: list[tuple[str, _derive.Expr]] = []
+    seen: list[tuple[tuple[Any, ...], str]] = []
+    for path, value in spec.items():
+        path = str(path)
+        where = _key_text("derive", path)
+        try:
+            toks = tuple(overrides.parse_path(path))
+        except ValueError:
+            raise DesignError(where, "not a field path (dotted keys with optional [index])") from None
+        if toks == ("seed",):
+            raise DesignError(where, "every run's seed comes from the design's `replicas = N` or `seeds = [...]`")
+        for otoks, op in seen:
+            if _overlap(toks, otoks):
+                raise DesignError(where, f"{op} is derived too: one would override the other")
+        seen.append((toks, path))
+        try:
+            out.append((path, _derive.parse(value)))
+        except _derive.DeriveError as e:
+            raise DesignError(where, str(e)) from None
+    return tuple(out)
+
+
+@functools.cache
+def _scenario_top_keys() -> frozenset[str]:
+    """The top-level keys of a scenario (topology, flows, duration_s, ...), from the engine's schema table."""
+    fields = json.loads(_core.schema_reference())["fields"]
+    return frozenset(overrides.parse_path(f["path"].replace("[]", "[0]"))[0] for f in fields)
+
+
+def _variables(derive: tuple[tuple[str, _derive.Expr], ...]) -> frozenset[str]:
+    """The names [derive] reads that are no scenario field's first key: a
+    list factor of such a name is a variable, which sets no field itself."""
+    read = {n for _, e in derive for n in e.names}
+    return frozenset(n for n in read if "." not in n and n not in _scenario_top_keys())
 
 
 def _load_base(base: Any, base_dir: Path | None) -> tuple[dict[str, Any], str]:
@@ -369,9 +431,20 @@ class Design:
         if not isinstance(facs, Mapping):
             raise DesignError("factors", "expected a table of factor = levels")
         self._check_size(facs, d.get("treatments"))
-        self.factors = tuple(_parse_factor(str(k), v) for k, v in facs.items())
+        self.derive = _parse_derive(d.get("derive"))
+        variables = _variables(self.derive)
+        self.factors = tuple(_parse_factor(str(k), v, variables) for k, v in facs.items())
         self.treatments = self._parse_treatments(d.get("treatments"))
+        self._check_derive_names()
         self._check_overlaps()
+
+    def _check_derive_names(self) -> None:
+        known = self.factor_names
+        for path, expr in self.derive:
+            for name in expr.names:
+                if name not in known:
+                    raise DesignError(_key_text("derive", path), f"{expr.text!r}: {name!r} is not a factor of "
+                                      f"this design (factors: {', '.join(known) or 'none'})")
 
     def _check_size(self, facs: Mapping[str, Any], treatments: Any) -> None:
         """Refuse a design too large to hold in memory, counted from the sizes
@@ -395,7 +468,8 @@ class Design:
         """Refuse two factors, or a treatment and a factor, setting the same
         field (or one a part of the other's): the later would override the
         earlier, and cells labelled with different levels would run the same
-        scenario (one key) under different labels."""
+        scenario (one key) under different labels. A derived field counts as
+        its factors' own: no factor or treatment may set it too."""
         owner: list[tuple[tuple[Any, ...], str, str]] = []  # (path tokens, path, factor)
         for f in self.factors:
             paths = {p: tuple(overrides.parse_path(p)) for lv in f.levels for p, _ in lv.sets}
@@ -406,12 +480,22 @@ class Design:
                                           f"({op}): one would override the other, and cells with different "
                                           "labels would run the same scenario; vary a field in one factor only")
             owner += [(toks, p, f.name) for p, toks in paths.items()]
+        derived = []  # (path tokens, path, what reads): a derived field belongs to the factors it reads
+        for p, expr in self.derive:
+            toks = tuple(overrides.parse_path(p))
+            for otoks, op, of in owner:
+                if _overlap(toks, otoks):
+                    raise DesignError(_key_text("derive", p), f'factor "{of}" sets {op} too: one would override '
+                                      "the other; derive a field, or vary it in a factor, not both")
+            derived.append((toks, p, f"from {', '.join(expr.names)}" if expr.names else f"= {expr.text}"))
+        claimed = [(otoks, f'factor "{of}" ({op})') for otoks, op, of in owner]
+        claimed += [(otoks, f"the derived field {op} ({how})") for otoks, op, how in derived]
         for i, (_, sets) in enumerate(self.treatments or ()):
             for p, _ in sets:
                 toks = tuple(overrides.parse_path(p))
-                for otoks, op, of in owner:
+                for otoks, what in claimed:
                     if _overlap(toks, otoks):
-                        raise DesignError(f"treatments[{i}].set.{p}", f'overrides factor "{of}" ({op}): its cells '
+                        raise DesignError(f"treatments[{i}].set.{p}", f"overrides {what}: its cells "
                                           "would run the same scenario under different labels; vary a field "
                                           "in the factors or in the treatments, not both")
 
@@ -513,6 +597,12 @@ class Design:
                 overrides.assign(sc, path, copy.deepcopy(value))
             except overrides.OverrideError as e:
                 raise DesignError(_cell_text(cell), str(e)) from None
+        for path, expr in self.derive:
+            where = _key_text("derive", path)
+            try:
+                overrides.assign(sc, path, _derive.evaluate(expr, cell.labels))
+            except (_derive.DeriveError, overrides.OverrideError) as e:
+                raise DesignError(where, f"{_cell_text(cell)}: {e}") from None
         sc["seed"] = 0  # each run's own seed replaces it (Run.scenario)
         return sc
 
