@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .. import _core, overrides
-from .._error_text import tidy
+from .._error_text import tidy, tomllib_error_parts
 from .._resources import example_names, example_text
 from .._safe_read import read_text_bounded
 
@@ -261,9 +261,10 @@ class Design:
         try:
             d = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise DesignError("", f"{path}: invalid TOML: {e}") from None
-        except json.JSONDecodeError as e:
-            raise DesignError("", f"{path}: invalid JSON: {e}") from None
+            line, col, problem = tomllib_error_parts(e)  # positioned only where tomllib has attributes (3.14+)
+            raise DesignError("", f"{path}{f':{line}:{col}' if line is not None else ''}: invalid TOML: {problem}") from None
+        except json.JSONDecodeError as e:  # the parser's own position, as for a scenario
+            raise DesignError("", f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
         return cls(d, base_dir=path.parent, source=str(path))
 
     @staticmethod
