@@ -9,6 +9,7 @@ import csv
 import json
 import math
 
+import pytest
 from click.testing import CliRunner
 
 import hoplab
@@ -107,3 +108,14 @@ def test_times_are_written_in_whole_nanoseconds(tmp_path):
                         checked += 1
     assert checked > 100
     assert res.flows.start_s.iloc[0] == 0.248216837
+
+
+def test_a_result_saved_before_a_column_existed_still_loads(tmp_path):
+    import pandas as pd
+
+    hoplab.run(SMALL_TOML).save(tmp_path)
+    df = pd.read_csv(tmp_path / "flows.csv").drop(columns=["oracle_hops_at_start"])
+    df.to_csv(tmp_path / "flows.csv", index=False)
+    with pytest.warns(UserWarning, match="without checking"):
+        old = hoplab.Result.load(tmp_path, verify=False)
+    assert old.flows.oracle_hops_at_start.isna().all()  # unknown, not a hop count
