@@ -1,25 +1,23 @@
 """One-line scenario errors.
 
-The Rust toml crate reports a syntax error as a caret diagram over several
-lines; serde_json ends its messages with "at line 1 column 381" of a JSON
-text that, for a dict or a scenario with `--set` overrides, the user never
-saw. `tidy` rewrites both into one line and keeps `.field` and `.message`;
-a TOML syntax error also gets `.line` and `.column` (1-based), so the CLI
-can print `file:line:column: invalid TOML: problem`.
+The engine gives a scenario error's position as attributes, taken from
+its parsers' structured positions (the toml crate's span, serde_json's
+line and column): `.line` and `.column` (1-based, None when it has none),
+beside `.field` and `.message`. `tidy` keeps an error to one line and
+drops positions that point into JSON hoplab generated itself, so the CLI
+can print `file:line:column: invalid TOML: problem`. Nothing here reads a
+position out of message text.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from . import _core
 
-__all__ = ["shorten", "tidy", "toml_syntax_location", "tomllib_error_parts"]
+__all__ = ["error_text", "position", "shorten", "tidy", "tomllib_error_parts"]
 
-_TOML_HEAD = re.compile(r"TOML parse error at line (\d+), column (\d+)")
-_DIAGRAM = re.compile(r"^\s*\d*\s*\|")  # "  |", "2 | duration = ", "  |     ^"
-_JSON_AT = re.compile(r" at line \d+ column \d+$")
-_TOMLLIB_AT = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
 # A run of text too long to be a word the user wants back: serde echoes a
 # bad value whole ("unknown variant `xxx...`"), however long it is.
 _LONG_RUN = re.compile(r"[^\s`'\"]{121,}")
@@ -31,30 +29,34 @@ def shorten(text: str) -> str:
     return _LONG_RUN.sub(lambda m: f"{m.group(0)[:60]}... ({len(m.group(0))} characters)", text)
 
 
-def toml_syntax_location(message: str) -> tuple[int, int, str] | None:
-    """``(line, column, problem)`` from the toml crate's multi-line message
-    (with or without hoplab's "invalid TOML: " prefix); None if it is not one."""
-    m = _TOML_HEAD.search(message)
-    if m is None:
-        return None
-    rest = message[m.end():].splitlines()
-    problem = "; ".join(s.strip() for s in rest if s.strip() and not _DIAGRAM.match(s))
-    return int(m.group(1)), int(m.group(2)), problem or "syntax error"
+def position(e: BaseException) -> tuple[int, int] | None:
+    """``(line, column)`` the engine's parser gave the error, or None."""
+    line, column = getattr(e, "line", None), getattr(e, "column", None)
+    return (line, column) if line is not None and column is not None else None
 
 
-def tomllib_error_parts(message: str) -> tuple[int | None, int | None, str]:
-    """``(line, column, problem)`` of a tomllib.TOMLDecodeError's text."""
-    m = _TOMLLIB_AT.match(message)
-    if m is None:
-        return None, None, message
-    text = m.group(1)
-    return int(m.group(2)), int(m.group(3)), text[:1].lower() + text[1:]
+def error_text(field: str, message: str, at: tuple[int, int] | None) -> str:
+    """The engine's own one-line form (ScenarioError's Display in Rust):
+    `field: message (at line L, column C)`."""
+    text = f"{field}: {message}" if field else message
+    return f"{text} (at line {at[0]}, column {at[1]})" if at else text
 
 
-def _new(field: str, message: str, text: str) -> Exception:
-    e = _core.ScenarioError(text)
+def tomllib_error_parts(e: Any) -> tuple[int | None, int | None, str]:
+    """``(line, column, problem)`` of a tomllib.TOMLDecodeError from its
+    attributes (`lineno`, `colno`, `msg`: Python 3.14 and later). Before 3.14
+    it has none: the problem is its whole text, which states the position."""
+    line, column, msg = getattr(e, "lineno", None), getattr(e, "colno", None), getattr(e, "msg", None)
+    if line is None or column is None or not msg:
+        return None, None, str(e)
+    return line, column, msg[:1].lower() + msg[1:]
+
+
+def _new(field: str, message: str, at: tuple[int, int] | None) -> Exception:
+    e = _core.ScenarioError(error_text(field, message, at))
     e.field = field
     e.message = message
+    e.line, e.column = at if at else (None, None)
     return e
 
 
@@ -62,20 +64,13 @@ def tidy(e: Exception, *, internal_json: bool = False) -> Exception:
     """``e`` (a ScenarioError) as a one-line ScenarioError.
 
     ``internal_json``: the text parsed was JSON that hoplab generated (from a
-    dict or after --set), so its line/column mean nothing to the user."""
+    dict or after --set), so a line/column in it means nothing to the user."""
     field = getattr(e, "field", "") or ""
     message = getattr(e, "message", None) or str(e)
-    loc = toml_syntax_location(message)
-    if loc is not None:
-        line, col, problem = loc
-        out = _new(field, f"invalid TOML: {problem}", f"invalid TOML at line {line}, column {col}: {problem}")
-        out.line, out.column = line, col
-        return out
-    if internal_json:
-        message = _JSON_AT.sub("", message)
-    if "\n" in message:  # anything else multi-line: keep every line, on one
+    at = None if internal_json else position(e)
+    if "\n" in message:  # anything multi-line: keep every line, on one
         message = "; ".join(s.strip() for s in message.splitlines() if s.strip())
     message, field = shorten(message), shorten(field)
-    if message == getattr(e, "message", None) and field == (getattr(e, "field", "") or ""):
+    if message == getattr(e, "message", None) and field == (getattr(e, "field", "") or "") and at == position(e):
         return e
-    return _new(field, message, f"{field}: {message}" if field else message)
+    return _new(field, message, at)

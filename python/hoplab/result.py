@@ -94,12 +94,14 @@ def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
     for col, t in schema.items():
         if t is str and col in df.columns:
             df[col] = df[col].astype(object).fillna("")  # an empty string reads back from CSV as NaN
-    for col in schema:
-        if col not in df.columns:
-            df[col] = pd.Series([], dtype="float64") if len(df) == 0 else float("nan")
+    # A column the file predates (written by an older hoplab) is NaN: an
+    # integer dtype cannot hold NaN, so it stays float.
+    missing = [c for c in schema if c not in df.columns]
+    for col in missing:
+        df[col] = pd.Series([], dtype="float64") if len(df) == 0 else float("nan")
     extra = [c for c in df.columns if c not in schema]
     df = df[list(schema) + extra]
-    return df.astype({c: t for c, t in schema.items()}).reset_index(drop=True)
+    return df.astype({c: t for c, t in schema.items() if c not in missing}).reset_index(drop=True)
 
 
 def _load_table(d: Path, table: str, name: str, meta: Mapping[str, Any], check: bool) -> "pd.DataFrame":

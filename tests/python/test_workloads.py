@@ -20,8 +20,9 @@ def _chain(nodes: int, duration: float, flows: list[dict], **extra) -> dict:
 def test_new_flows_columns_are_appended_at_the_end():
     cols = list(SCHEMA["flows"])
     # ecn_reductions was written last (after the declared columns) before the
-    # engine declared it; it stays last so that old and new files line up.
-    assert cols[-3:] == ["completion_s", "transfer_throughput_kbps", "ecn_reductions"]
+    # engine declared it; it and every later column stay in that order so
+    # that old and new files line up.
+    assert cols[-4:] == ["completion_s", "transfer_throughput_kbps", "ecn_reductions", "oracle_hops_at_start"]
     assert cols[: cols.index("jitter_ms") + 1][-1] == "jitter_ms"
 
 

@@ -36,6 +36,9 @@ fn scenario_err(e: hoplab_sim::ScenarioError) -> PyErr {
         // practice; if it did, the message still carries field and problem.
         let _ = value.setattr("field", e.field.as_str());
         let _ = value.setattr("message", e.message.as_str());
+        // Where the parser found it (1-based), None when it does not say.
+        let _ = value.setattr("line", e.line);
+        let _ = value.setattr("column", e.column);
         err
     })
 }
@@ -182,6 +185,18 @@ fn check_scenario(text: &str, fmt: &str) -> PyResult<(String, usize, Vec<String>
     Ok((sc.name.clone(), sc.node_count(), warnings))
 }
 
+/// The flows whose ends have no path between them when they start, in a
+/// static topology (none when nodes move), with `seed` (default: the
+/// scenario's) placing random nodes: `(tx_range_m, [(flow, src, dst)])`,
+/// what `validate` and `run` warn of. Raises ScenarioError.
+#[pyfunction]
+#[pyo3(signature = (text, fmt, seed=None))]
+fn unconnected_flows(text: &str, fmt: &str, seed: Option<u64>) -> PyResult<(f64, Vec<(u32, u32, u32)>)> {
+    let (sc, _) = parse(text, fmt)?;
+    let (range, flows) = hoplab_sim::unconnected_at_start(&sc, seed.unwrap_or(sc.seed));
+    Ok((range, flows.into_iter().map(|i| (i, sc.flows[i as usize].src, sc.flows[i as usize].dst)).collect()))
+}
+
 /// The scenario with every default filled in and its routing preset
 /// resolved, as TOML. Raises ScenarioError.
 #[pyfunction]
@@ -213,6 +228,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate_cost_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(resolved_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(unconnected_flows, m)?)?;
     m.add_function(wrap_pyfunction!(schema_reference, m)?)?;
     Ok(())
 }

@@ -35,6 +35,8 @@ pub struct PathTrack {
     since: Option<SimTime>,
     last_arrival: Option<SimTime>,
     pub changes: u64,
+    /// Data (or ACK) packets that arrived.
+    pub arrivals: u64,
     /// Seconds each path length (hops) was the one in use.
     pub hops_time: BTreeMap<u8, f64>,
     /// Gaps between consecutive arrivals of at least GAP_THRESHOLD_S.
@@ -53,6 +55,7 @@ impl PathTrack {
             }
         }
         self.last_arrival = Some(now);
+        self.arrivals += 1;
         match self.since {
             None => {
                 self.since = Some(now);

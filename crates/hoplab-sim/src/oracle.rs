@@ -278,9 +278,15 @@ fn link_down(adj: &[Vec<NodeId>], d: &mut [u32], a: usize, b: usize, r: &mut Rep
 /// node's rows when anything moves; none when nothing does), the channel
 /// (its range, and the standing nodes' positions) and the run's end.
 pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -> Vec<OracleRow> {
+    paths_and_start(moves, channel, flows, end).0
+}
+
+/// `paths`, and each flow's shortest-path length when it started (0: no
+/// path; None when the oracle was skipped, see `MAX_MOVING_NODES`).
+pub fn paths_and_start(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -> (Vec<OracleRow>, Vec<Option<u32>>) {
     let n = channel.len();
     if flows.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let range = channel.params.tx_range;
     let mut moving = vec![false; n];
@@ -297,17 +303,20 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
     };
     if movers.is_empty() {
         let adj: Vec<Vec<NodeId>> = (0..n as NodeId).map(standing).collect();
+        let mut start = Vec::with_capacity(flows.len());
         for (k, f) in flows.iter().enumerate() {
             let d = bfs_new(&adj, f.src);
+            let h = hops(d[f.dst as usize]);
+            start.push(Some(h));
             let dt = f.end_s.min(end) - f.start_s;
             if dt > 0.0 {
-                *totals[k].entry(hops(d[f.dst as usize])).or_insert(0.0) += dt;
+                *totals[k].entry(h).or_insert(0.0) += dt;
             }
         }
-        return rows(flows, totals);
+        return (rows(flows, totals), start);
     }
     if movers.len() > MAX_MOVING_NODES {
-        return Vec::new();
+        return (Vec::new(), vec![None; flows.len()]);
     }
     let ps = pieces(moves, n, end);
     let mut adj: Vec<Vec<NodeId>> = (0..n as NodeId).map(|a| if moving[a as usize] { Vec::new() } else { standing(a) }).collect();
@@ -331,8 +340,13 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
     let mut dist: Vec<Vec<u32>> = flows.iter().map(|f| bfs_new(&adj, f.src)).collect();
     let mut repair = Repair { mark: vec![false; n], ..Repair::default() };
     let mut t_prev = 0.0;
-    let accumulate = |totals: &mut Vec<BTreeMap<u32, f64>>, dist: &Vec<Vec<u32>>, t0: f64, t1: f64| {
+    let mut start: Vec<Option<u32>> = vec![None; flows.len()];
+    // Over [t0, t1) the topology is fixed: the hop counts of `dist` hold.
+    let accumulate = |totals: &mut Vec<BTreeMap<u32, f64>>, start: &mut Vec<Option<u32>>, dist: &Vec<Vec<u32>>, t0: f64, t1: f64| {
         for (k, f) in flows.iter().enumerate() {
+            if start[k].is_none() && f.start_s < t1 {
+                start[k] = Some(hops(dist[k][f.dst as usize]));
+            }
             let (lo, hi) = (t0.max(f.start_s), t1.min(f.end_s));
             if hi > lo {
                 *totals[k].entry(hops(dist[k][f.dst as usize])).or_insert(0.0) += hi - lo;
@@ -340,7 +354,7 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
         }
     };
     for (t, a, b, up) in events {
-        accumulate(&mut totals, &dist, t_prev, t);
+        accumulate(&mut totals, &mut start, &dist, t_prev, t);
         t_prev = t;
         let (ua, ub) = (a as usize, b as usize);
         if up {
@@ -358,8 +372,32 @@ pub fn paths(moves: &[MoveRow], channel: &Channel, flows: &[Window], end: f64) -
             }
         }
     }
-    accumulate(&mut totals, &dist, t_prev, end);
-    rows(flows, totals)
+    accumulate(&mut totals, &mut start, &dist, t_prev, end);
+    // A flow starting at or after the end: the topology as the run left it.
+    for (k, f) in flows.iter().enumerate() {
+        start[k].get_or_insert(hops(dist[k][f.dst as usize]));
+    }
+    (rows(flows, totals), start)
+}
+
+/// The flows of a scenario whose ends have no path between them when they
+/// start, in a static topology (no mobility: nothing can connect them
+/// later); empty when nodes move. Also the radio's transmission range
+/// (the link rule). What `validate` warns of, from the same oracle the
+/// run's `oracle_paths` come from, without running.
+pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, Vec<u32>) {
+    use crate::mobility::config::MobilityModel;
+    let params = crate::phy::RadioParams::from_config(&sc.radio);
+    let range = params.tx_range;
+    if sc.mobility.model != MobilityModel::Legs || !sc.mobility.legs.is_empty() {
+        return (range, Vec::new());
+    }
+    let channel = Channel::new(params, crate::world::positions(&sc.topology, seed));
+    let windows: Vec<Window> = sc.flows.iter().enumerate()
+        .map(|(i, f)| Window { flow: i as u32, src: f.src, dst: f.dst, start_s: f.start, end_s: f.stop.unwrap_or(sc.duration).min(sc.duration) })
+        .collect();
+    let (_, start) = paths_and_start(&[], &channel, &windows, sc.duration);
+    (range, start.iter().zip(&windows).filter(|(h, _)| **h == Some(0)).map(|(_, w)| w.flow).collect())
 }
 
 fn rows(flows: &[Window], totals: Vec<BTreeMap<u32, f64>>) -> Vec<OracleRow> {

@@ -275,7 +275,7 @@ impl World {
                     row.completed = s.done_at.is_some();
                     if let (Some(t), Some(b)) = (s.done_at, f.bytes) {
                         row.completion_s = t.as_secs_f64();
-                        row.transfer_throughput_kbps = b as f64 * 8.0 / (row.completion_s - row.start_s) / 1e3;
+                        row.transfer_throughput_kbps = kbps(b, row.completion_s - row.start_s);
                     }
                     row.bytes_delivered = k.bytes_delivered;
                     tcp_counters(&mut row, &s, k.segments_unique, k.stream_errors);
@@ -300,10 +300,9 @@ impl World {
                     row.bytes_delivered = dst.bytes;
                     row.packets_sent = src.sent;
                     row.packets_received = dst.received;
-                    row.loss_rate = 1.0 - ratio(dst.received, src.sent).min(1.0);
-                    if src.sent == 0 {
-                        row.loss_rate = 0.0;
-                    }
+                    row.retransmission_index = pct(0, dst.received); // UDP retransmits nothing
+                    // NaN when nothing was sent (`f64::min` would turn NaN into 1).
+                    row.loss_rate = if src.sent == 0 { f64::NAN } else { 1.0 - ratio(dst.received, src.sent).min(1.0) };
                 }
                 (Agent::WwwServer(src), Agent::WwwClient(dst)) => {
                     let s = src.totals();
@@ -317,7 +316,7 @@ impl World {
                     if row.completed {
                         row.completion_s = row.end_s;
                         let total: u64 = src.downloads.iter().map(|d| d.bytes).sum();
-                        row.transfer_throughput_kbps = total as f64 * 8.0 / (row.end_s - row.start_s) / 1e3;
+                        row.transfer_throughput_kbps = kbps(total, row.end_s - row.start_s);
                     }
                     row.bytes_delivered = bytes;
                     tcp_counters(&mut row, &s, segments, stream_errors);
@@ -336,13 +335,16 @@ impl World {
             }
             let net_src = &self.nodes[f.src as usize].stats.net;
             let net_dst = &self.nodes[f.dst as usize].stats.net;
+            // A gap needs two arrivals: before them the longest gap is undefined.
+            row.longest_gap_s = f64::NAN;
             if let Some(t) = net_dst.paths.get(&(flow, false)) {
                 row.route_changes = t.changes;
-                row.longest_gap_s = t.gaps.iter().map(|(a, b)| b.since(*a).as_secs_f64()).fold(0.0, f64::max);
+                if t.arrivals >= 2 {
+                    row.longest_gap_s = t.gaps.iter().map(|(a, b)| b.since(*a).as_secs_f64()).fold(0.0, f64::max);
+                }
             }
             row.no_route_s = net_src.outages.iter().filter(|o| o.0 == flow).map(|(_, a, b)| b.since(*a).as_secs_f64()).sum();
-            let active = row.end_s - row.start_s;
-            row.throughput_kbps = if active > 0.0 { row.bytes_delivered as f64 * 8.0 / active / 1e3 } else { 0.0 };
+            row.throughput_kbps = kbps(row.bytes_delivered, row.end_s - row.start_s);
             flows.push(row);
         }
         let mut nodes = Vec::new();
@@ -371,7 +373,11 @@ impl World {
         let windows: Vec<_> = flows.iter().map(|r| crate::oracle::Window { flow: r.flow, src: r.src, dst: r.dst, start_s: r.start_s, end_s: r.end_s }).collect();
         // The oracle replays the movement exactly as the nodes made it (scripted legs and random waypoint alike).
         let movement = crate::mobility::movement_rows(&self.movers);
-        let oracle_paths = crate::oracle::paths(&movement, &self.channel, &windows, end_s)
+        let (oracle_rows, start_hops) = crate::oracle::paths_and_start(&movement, &self.channel, &windows, end_s);
+        for (row, h) in flows.iter_mut().zip(start_hops) {
+            row.oracle_hops_at_start = h.map_or(-1, i64::from);
+        }
+        let oracle_paths = oracle_rows
             .into_iter()
             .map(|r| OraclePathRow { flow: r.flow, hops: r.hops, time_s: r.time_s })
             .collect();
@@ -481,11 +487,23 @@ fn app_stream(seed: u64, flow: u32) -> Stream {
     Stream::new(seed, 0x8000_0000 | flow, Purpose::App)
 }
 
+/// `a / b`; NaN when `b` is 0: a ratio over nothing is undefined, not 0
+/// (a flow that delivered nothing has no retransmission index).
 fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 {
-        0.0
+        f64::NAN
     } else {
         a as f64 / b as f64
+    }
+}
+
+/// `bytes` over `secs` in kbit/s (1 kbit = 1000 bit); NaN over an empty
+/// window (a flow that starts when the run ends).
+fn kbps(bytes: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        bytes as f64 * 8.0 / secs / 1e3
+    } else {
+        f64::NAN
     }
 }
 
@@ -516,4 +534,17 @@ pub fn run_with(sc: &Scenario, seed: u64, ctl: &mut RunControl) -> Result<RunOut
     let mut w = World::new(sc, seed);
     w.run_controlled(ctl, t0)?;
     Ok(w.results(t0.elapsed().as_secs_f64()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ratio or rate over an empty denominator is undefined, not 0
+    /// (issue 23: a retransmission index of 0.00 over no delivered segment).
+    #[test]
+    fn empty_denominators_give_nan() {
+        assert!(ratio(5, 0).is_nan() && pct(5, 0).is_nan() && kbps(1000, 0.0).is_nan());
+        assert_eq!((ratio(5, 8), pct(1, 4), kbps(1000, 2.0)), (0.625, 25.0, 4.0));
+    }
 }

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
-from .._error_text import toml_syntax_location, tomllib_error_parts
+from .._error_text import position, tomllib_error_parts
 from .._run import read_scenario_source
 from .._scenario_json import scenario_json
 from ..overrides import path_text
@@ -32,14 +32,18 @@ def _first_date(v: Any, where: list[str | int]) -> list[str | int] | None:
     return None
 
 
-def _engine_syntax_error(text: str) -> tuple[int, int, str] | None:
-    """The engine's own (more specific) report of a TOML syntax error, so
-    that a file gives the same message with and without --set."""
+def _engine_syntax_error(text: str, kind: str) -> tuple[int, int, str] | None:
+    """The engine's own report of a syntax error (its position and problem,
+    "invalid TOML: ..." / "invalid JSON: ..."), so that a file gives the
+    same message with and without --set; None if the engine finds none."""
     try:
-        _core.validate_toml(text)
+        _core.check_scenario(text, kind)
     except _core.ScenarioError as e:
-        return toml_syntax_location(getattr(e, "message", "") or str(e))
-    except Exception:  # any other failure: fall back to tomllib's message
+        at, message = position(e), getattr(e, "message", "") or ""
+        if at is None or getattr(e, "field", "") or not message.startswith(f"invalid {kind.upper()}: "):
+            return None  # not a syntax error: the engine parsed the text
+        return at[0], at[1], message
+    except Exception:  # any other failure: fall back to Python's parser's message
         return None
     return None
 
@@ -51,16 +55,21 @@ def parse_scenario_text(path: Path, text: str, kind: str) -> dict[str, Any]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ValueError(f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+            line, col, problem = _engine_syntax_error(text, kind) or (e.lineno, e.colno, f"invalid JSON: {e.msg}")
+            raise ValueError(f"{path}:{line}:{col}: {problem}") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path}: invalid JSON: the scenario must be an object")
         return data
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        line, col, problem = _engine_syntax_error(text) or tomllib_error_parts(str(e))
+        found = _engine_syntax_error(text, kind)
+        if found is None:
+            line, col, problem = tomllib_error_parts(e)
+            found = line, col, f"invalid TOML: {problem}"
+        line, col, problem = found
         where = f"{path}:{line}:{col}" if line is not None else str(path)
-        raise ValueError(f"{where}: invalid TOML: {problem}") from None
+        raise ValueError(f"{where}: {problem}") from None
     found = _first_date(data, [])
     if found is not None:
         raise ValueError(f"{path}: {path_text(found)}: a TOML date or time, which no scenario field takes "

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .._error_text import tidy
+from .._error_text import position, tidy
 
 __all__ = [
     "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_SOFTWARE", "EngineFailure", "HoplabError", "Interrupted",
@@ -66,8 +66,11 @@ def scenario_error_text(e: BaseException, path: Path | None = None) -> str:
     """`file[:line:column]: field: message` of a ScenarioError."""
     field = getattr(e, "field", "") or ""
     message = getattr(e, "message", None) or str(e)
-    if path is not None and getattr(e, "line", None):  # a TOML syntax error: file:line:column
-        path = Path(f"{path}:{e.line}:{e.column}")  # type: ignore[attr-defined]
+    at = position(e)
+    if path is not None and at is not None:  # where the parser found it: file:line:column
+        path = Path(f"{path}:{at[0]}:{at[1]}")
+    elif at is not None:  # no file to name: the position after the message
+        message = f"{message} (at line {at[0]}, column {at[1]})"
     parts = [str(path)] if path is not None else []
     if field:
         parts.append(field)

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from . import _input
+from ._check import warn_unconnected
 from .errors import HoplabError, os_error_text, scenario_failure
 
 __all__ = ["run_cmd"]
@@ -61,6 +62,7 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         except ImportError:
             raise HoplabError("--format parquet needs pyarrow: pip install pyarrow") from None
     text, kind = _input.with_overrides(scenario, *_input.read(scenario), sets)
+    warn_unconnected(text, kind, seed)
     if not no_save:  # a read-only --out fails now, not after the run
         _check_out(out_dir or Path("out"))
     display = for_stderr()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ._check import check, load
+from ._check import check, load, warn_unconnected
 
 __all__ = ["validate_cmd"]
 
@@ -19,6 +19,9 @@ __all__ = ["validate_cmd"]
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario field.")
 def validate_cmd(scenario: Path, sets: tuple[str, ...]) -> None:
     """Check a scenario file without running it: `OK` with its name and node
-    count (exit 0), or the one-line error (exit 2)."""
-    name, nodes = check(scenario, *load(scenario, sets), sets)
+    count (exit 0), or the one-line error (exit 2). Warns when a flow's ends
+    are not connected at its start in a static topology."""
+    text, fmt = load(scenario, sets)
+    name, nodes = check(scenario, text, fmt, sets)
+    warn_unconnected(text, fmt)
     click.echo(f"{scenario}: OK: {name}, {nodes} node{'s' if nodes != 1 else ''}")

@@ -58,7 +58,7 @@ from typing import Any, Mapping
 
 from .. import _core, overrides
 from . import derive as _derive
-from .._error_text import tidy
+from .._error_text import tidy, tomllib_error_parts
 from .._schema import SCHEMA
 from .._resources import example_ref, example_text
 from .._safe_read import read_text_bounded
@@ -515,7 +515,12 @@ class Design:
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
         try:
             d = parse_text(text, fmt)
-        except ValueError as e:
+        except tomllib.TOMLDecodeError as e:
+            line, col, problem = tomllib_error_parts(e)  # positioned only where tomllib has attributes (3.14+)
+            raise DesignError("", f"{path}{f':{line}:{col}' if line is not None else ''}: invalid TOML: {problem}") from None
+        except json.JSONDecodeError as e:  # the parser's own position, as for a scenario
+            raise DesignError("", f"{path}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+        except ValueError as e:  # nesting too deep, an integer too long (parse_text)
             raise DesignError("", f"{path}: invalid {fmt.upper()}: {e}") from None
         return cls(d, base_dir=path.parent, source=str(path))
 

@@ -81,7 +81,7 @@ impl Ifq {
         self.account(now);
         let span = now.since(start).0;
         if span == 0 {
-            0.0
+            f64::NAN // a mean over no time is undefined
         } else {
             self.area as f64 / span as f64
         }

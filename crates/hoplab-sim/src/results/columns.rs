@@ -129,7 +129,7 @@ impl<T: Table> Columns for &[T] {
         T::SCHEMA
     }
     fn column(&self, i: usize) -> ColumnData {
-        T::COLUMNS[i](self)
+        at_resolution(&T::SCHEMA.columns[i], T::COLUMNS[i](self))
     }
 }
 
@@ -138,7 +138,38 @@ impl<T: ColumnarTable> Columns for &T {
         T::SCHEMA
     }
     fn column(&self, i: usize) -> ColumnData {
-        T::COLUMNS[i](self)
+        at_resolution(&T::SCHEMA.columns[i], T::COLUMNS[i](self))
+    }
+}
+
+/// A column of times (unit "s") at the simulator's resolution, whole
+/// nanoseconds (time.rs): `SimTime::as_secs_f64` multiplies by 1e-9, which
+/// is not exact, so 120 s arrives as 120.00000000000001 and sums of such
+/// times carry the noise too. Rounded here, where every table is read
+/// (DataFrames, CSV, Parquet, info.json, the lab store), each time is the
+/// double nearest its nanosecond count, whose shortest text is that count
+/// in seconds. The engine keeps its own values (event hashes use integer
+/// times and are unchanged).
+fn at_resolution(c: &Column, data: ColumnData) -> ColumnData {
+    match data {
+        ColumnData::F64(mut v) if c.unit == "s" => {
+            v.iter_mut().for_each(|x| *x = whole_ns(*x));
+            ColumnData::F64(v)
+        }
+        other => other,
+    }
+}
+
+/// `s` rounded to whole nanoseconds: `round(s * 1e9)` is the integer count
+/// and dividing it by 1e9 (exact operands, one correctly rounded division)
+/// gives the double nearest count/1e9. NaN, infinities and times beyond
+/// 2^53 ns (104 days, where a double has no sub-ns digits) are kept.
+pub fn whole_ns(s: f64) -> f64 {
+    let ns = s * 1e9;
+    if ns.is_finite() && ns.abs() < 9.007_199_254_740_992e15 {
+        ns.round() / 1e9
+    } else {
+        s
     }
 }
 
@@ -212,4 +243,26 @@ macro_rules! result_table {
 /// re-joined here on the spaces they start with.
 pub fn one_line(doc: &str) -> String {
     doc.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimTime;
+
+    #[test]
+    fn times_are_written_as_whole_nanoseconds() {
+        // The noise the issue saw (info.duration_s, a route event's time).
+        for (ns, text) in [(120_000_000_000u64, "120"), (248_216_837, "0.248216837"), (1, "0.000000001"), (3_000_000_001, "3.000000001")] {
+            let raw = SimTime(ns).as_secs_f64();
+            assert_eq!(format!("{}", whole_ns(raw)), text, "{ns} ns ({raw})");
+        }
+        assert_ne!(format!("{}", SimTime(120_000_000_000).as_secs_f64()), "120", "the raw value is noisy");
+        assert!(whole_ns(f64::NAN).is_nan());
+        // only columns in seconds are rounded
+        let ms = Column { name: "rtt_ms", dtype: Dtype::Float, unit: "ms", meaning: "" };
+        assert_eq!(at_resolution(&ms, ColumnData::F64(vec![0.1 + 0.2])), ColumnData::F64(vec![0.1 + 0.2]));
+        let s = Column { unit: "s", ..ms };
+        assert_eq!(at_resolution(&s, ColumnData::F64(vec![0.1 + 0.2])), ColumnData::F64(vec![0.3]));
+    }
 }

@@ -29,7 +29,8 @@ result_table! {
         /// Application bytes delivered complete and in order to the receiver.
         pub bytes_delivered: u64 ["B"],
         /// Application-level throughput (seed 000 §3.2): delivered bytes over
-        /// the flow's active time (1 kbit = 1000 bit).
+        /// the flow's active time `end_s - start_s` (1 kbit = 1000 bit); NaN
+        /// when that time is zero (a flow starting when the run ends).
         pub throughput_kbps: f64 ["kbit/s"],
         /// Data segments (or datagrams) sent, retransmissions included.
         pub packets_sent: u64 [""],
@@ -38,10 +39,11 @@ result_table! {
         /// Non-duplicate data segments (datagrams) received by the destination.
         pub packets_received: u64 [""],
         /// Seed 000 §3.2: retransmitted segments / non-duplicate segments
-        /// received by the destination.
+        /// received by the destination, in percent (0 for CBR, which
+        /// retransmits nothing); NaN when the destination received none.
         pub retransmission_index: f64 ["%"],
         /// Seed 002 §7.2: retransmitted / sent data segments (TCP); lost /
-        /// sent datagrams (CBR).
+        /// sent datagrams (CBR); NaN when none was sent.
         pub loss_rate: f64 [""],
         /// Mean of the TCP sender's RTT samples (seed 004); NaN for CBR flows
         /// and for a TCP flow without samples.
@@ -66,7 +68,9 @@ result_table! {
         pub rto_time_s: f64 ["s"],
         /// Seconds the source's router had no route for the flow's data.
         pub no_route_s: f64 ["s"],
-        /// Longest gap between consecutive data arrivals at the destination.
+        /// Longest gap between consecutive data arrivals at the destination
+        /// among those of at least 0.5 s (the `outages` table's "gap" rows),
+        /// 0 when there was none; NaN before two arrivals.
         pub longest_gap_s: f64 ["s"],
         /// ELFN notifications delivered to the TCP sender (`[tcp] elfn`).
         pub elfn_events: u64 [""],
@@ -105,9 +109,14 @@ result_table! {
         /// of payload": bytes / (completion_s - start_s); NaN when not
         /// completed.
         pub transfer_throughput_kbps: f64 ["kbit/s"],
-        /// TCP window reductions in response to ECN-Echo (RFC 3168). Last:
-        /// files written before it was declared had it last too.
+        /// TCP window reductions in response to ECN-Echo (RFC 3168).
         pub ecn_reductions: u64 [""],
+        /// Hops of the shortest path between `src` and `dst` in the true
+        /// topology when the flow started (the oracle of `oracle_paths`):
+        /// 0 when there was no path (nodes out of radio range), -1 when the
+        /// oracle was skipped (over 20,000 moving nodes). Last, as is every
+        /// column added after files were first written.
+        pub oracle_hops_at_start: i64 [""],
     }
 }
 
@@ -240,7 +249,8 @@ result_table! {
         pub x: f64 ["m"],
         /// Position at the end of the run.
         pub y: f64 ["m"],
-        /// Time-weighted mean interface-queue length (seed 002 §7.3).
+        /// Time-weighted mean interface-queue length (seed 002 §7.3) over the
+        /// run; NaN for a run of zero duration.
         pub ifq_mean: f64 ["packets"],
         /// Longest interface queue seen.
         pub ifq_max: u32 ["packets"],
@@ -413,13 +423,13 @@ mod tests {
             completed: true, route_changes: 20, rto_time_s: 21.0, no_route_s: 22.0, longest_gap_s: 23.0, elfn_events: 24,
             probes: 25, standby_s: 26.0, adtcp_congestion: 27, adtcp_channel_error: 28, adtcp_route_change: 29,
             adtcp_disconnection: 30, delay_mean_ms: 31.0, delay_std_ms: 32.0, jitter_ms: 33.0, completion_s: 34.0,
-            transfer_throughput_kbps: 35.0, ecn_reductions: 36,
+            transfer_throughput_kbps: 35.0, ecn_reductions: 36, oracle_hops_at_start: 37,
         };
         let out = RunOutput { flows: vec![row.clone(), row], ..Default::default() };
         let tables = out.tables();
         let flows = tables.iter().find(|t| t.schema().name == "flows").unwrap();
         let columns = FlowRow::SCHEMA.columns;
-        assert_eq!(columns.len(), 37);
+        assert_eq!(columns.len(), 38);
         for (i, c) in columns.iter().enumerate() {
             let want = match c.name {
                 "kind" => ColumnData::Str(vec!["ftp"; 2]),
@@ -429,6 +439,7 @@ mod tests {
                     match flows.column(i) {
                         ColumnData::U32(_) => ColumnData::U32(vec![n as u32; 2]),
                         ColumnData::U64(_) => ColumnData::U64(vec![n; 2]),
+                        ColumnData::I64(_) => ColumnData::I64(vec![n as i64; 2]),
                         ColumnData::F64(_) => ColumnData::F64(vec![n as f64; 2]),
                         other => panic!("{}: {other:?}", c.name),
                     }

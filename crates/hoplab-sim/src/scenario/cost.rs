@@ -14,7 +14,7 @@
 
 use std::cmp::Ordering;
 use crate::phy::{PhyTiming, RadioParams};
-use super::error::ScenarioError;
+use super::error::{Notation, ScenarioError};
 use super::model::Scenario;
 use crate::net::routing::RoutingConfig;
 use crate::app::config::FlowKind;
@@ -289,10 +289,9 @@ pub fn estimate(sc: &Scenario) -> Cost {
 /// `estimate` of a JSON scenario that is parsed but not validated (so that
 /// a refused scenario can still be measured).
 pub fn estimate_json(text: &str) -> Result<Cost, ScenarioError> {
-    let syntax = |e: serde_json::Error| ScenarioError { field: String::new(), message: e.to_string() };
-    let mut tree: serde_json::Value = serde_json::from_str(text).map_err(syntax)?;
+    let mut tree: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError::json_syntax(&e))?;
     super::schema::rename::upgrade(&mut tree)?; // old key names, as Scenario::parse_json takes them
-    let sc: Scenario = serde_json::from_value(tree).map_err(syntax)?;
+    let sc: Scenario = serde_path_to_error::deserialize(tree).map_err(|e| super::error::serde_error(e.path(), &e.inner().to_string(), Notation::Json))?;
     Ok(estimate(&sc))
 }
 
@@ -307,7 +306,7 @@ fn refuse_above(total: f64, limit: f64, terms: &[Term], fallback: Term, message:
         return Ok(());
     }
     let t = largest(terms).unwrap_or(&fallback);
-    Err(ScenarioError { field: t.field.clone(), message: format!("{}: {}", message(t), t.hint) })
+    Err(ScenarioError::new(t.field.clone(), format!("{}: {}", message(t), t.hint)))
 }
 
 /// Refuse what cannot finish or fit; see the module comment.

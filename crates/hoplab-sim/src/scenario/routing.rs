@@ -2,7 +2,7 @@
 //! Each protocol owns its parameters (net/*/config.rs); this only chooses
 //! one and applies the preset and the user's overrides.
 
-use super::error::{err, ScenarioError};
+use super::error::{err, plain_message, Notation, ScenarioError};
 use crate::net::routing::RoutingConfig;
 use crate::net::{aodv, dsdv, dsr, olsr};
 use serde::de::DeserializeOwned;
@@ -113,7 +113,8 @@ impl Routing {
         }
         let cfg: C = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
             let field = e.path().to_string();
-            ScenarioError { field: format!("routing.{name}{}", if field == "." { String::new() } else { format!(".{field}") }), message: e.inner().message().to_string() }
+            let field = format!("routing.{name}{}", if field == "." { String::new() } else { format!(".{field}") });
+            ScenarioError::new(field, plain_message(e.inner().message(), Notation::Toml))
         })?;
         validate(&cfg).or_else(|(f, m)| err(format!("routing.{name}.{f}"), m))?;
         Ok(cfg)

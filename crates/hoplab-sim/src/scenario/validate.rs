@@ -47,7 +47,7 @@ impl Scenario {
         for f in &mut sc.flows {
             f.bytes = f.bytes.map(|b| b.min(i64::MAX as u64));
         }
-        let tree = toml::Value::try_from(&sc).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        let tree = toml::Value::try_from(&sc).map_err(|e| ScenarioError::new("", e.to_string()))?;
         super::schema::ranges::check("", &tree)
     }
 
@@ -265,7 +265,7 @@ fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
 
 #[cfg(test)]
 fn ranges_of<C: serde::Serialize>(name: &str, c: &C) -> Result<(), ScenarioError> {
-    let tree = toml::Value::try_from(c).map_err(|e| ScenarioError { field: format!("routing.{name}"), message: e.to_string() })?;
+    let tree = toml::Value::try_from(c).map_err(|e| ScenarioError::new(format!("routing.{name}"), e.to_string()))?;
     super::schema::ranges::check(&format!("routing.{name}"), &tree)
 }
 

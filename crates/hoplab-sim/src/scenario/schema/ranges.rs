@@ -57,10 +57,10 @@ fn number(pattern: &str, path: &str, v: f64) -> Result<(), ScenarioError> {
 /// `Err` naming the field, the value, the range and its reason.
 pub fn in_range(f: &Field, path: &str, v: f64) -> Result<(), ScenarioError> {
     match &f.range {
-        Some(r) if !r.contains(v) => Err(ScenarioError {
-            field: path.to_string(),
-            message: format!("{}{} is outside {}{}: {}", num(v), unit(f.unit), r.text(), unit(f.unit), r.why),
-        }),
+        Some(r) if !r.contains(v) => Err(ScenarioError::new(
+            path,
+            format!("{}{} is outside {}{}: {}", num(v), unit(f.unit), r.text(), unit(f.unit), r.why),
+        )),
         _ => Ok(()),
     }
 }

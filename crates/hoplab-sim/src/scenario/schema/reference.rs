@@ -152,7 +152,7 @@ pub fn entries_json() -> String {
 /// The scenario with every default filled in and the routing preset
 /// resolved, as a TOML tree (flows' own `tcp` tables stay overrides).
 pub fn resolved(sc: &Scenario) -> Result<Value, ScenarioError> {
-    let mut v = Value::try_from(sc).map_err(|e| ScenarioError { field: String::new(), message: format!("cannot be written as TOML: {e}") })?;
+    let mut v = Value::try_from(sc).map_err(|e| ScenarioError::new("", format!("cannot be written as TOML: {e}")))?;
     let t = v.as_table_mut().expect("a scenario is a table");
     t.insert("tcp".into(), tree(&resolved_tcp(&sc.tcp)));
     let mut routing = toml::Table::new();
@@ -169,5 +169,5 @@ pub fn resolved(sc: &Scenario) -> Result<Value, ScenarioError> {
 
 /// `resolved` as TOML text.
 pub fn resolved_toml(sc: &Scenario) -> Result<String, ScenarioError> {
-    toml::to_string(&resolved(sc)?).map_err(|e| ScenarioError { field: String::new(), message: format!("cannot be written as TOML: {e}") })
+    toml::to_string(&resolved(sc)?).map_err(|e| ScenarioError::new("", format!("cannot be written as TOML: {e}")))
 }

@@ -132,10 +132,10 @@ pub fn upgrade<T: Tree>(root: &mut T) -> Result<Vec<String>, ScenarioError> {
             }
             let at = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
             if table.has(new) {
-                return Err(ScenarioError {
-                    field: at(new),
-                    message: format!("both {} (deprecated) and {} are given; keep only {}", at(old), at(new), new),
-                });
+                return Err(ScenarioError::new(
+                    at(new),
+                    format!("both {} (deprecated) and {} are given; keep only {}", at(old), at(new), new),
+                ));
             }
             table.rename(old, new);
             warnings.push(format!("{} is deprecated, use {}", at(old), at(new)));
