@@ -87,10 +87,16 @@ else
     "$hl" reproduce seed000 --replicas 1 --duration 5 2>/dev/null | tail -n 4
 fi
 
-echo "== fresh venv, pip install the wheel with [all]"
-fresh_venv all "$wheel[all]"
+echo "== fresh venv, pip install the wheel with [all] (and [test]: pytest, for the README below)"
+fresh_venv all "$wheel[all,test]"
 echo "== hoplab plot timeseries"
 "$hl" plot timeseries run1 -o ts.png
+# Issue 23: the README's walk-through works as written from the installed
+# wheel. Its blocks run in an empty directory with this venv's hoplab; the
+# test file is the checkout's, the package is the wheel's.
+echo "== the README's blocks, with the installed wheel (tests/python/test_docs_blocks.py -k README)"
+"$tmp/all/bin/python" -c 'import hoplab, sys; p = hoplab.__file__; sys.exit(0 if "site-packages" in p else f"hoplab from {p}, not the wheel")'
+"$tmp/all/bin/python" -m pytest -q -p no:cacheprovider "$HOPLAB_ROOT/tests/python/test_docs_blocks.py" -k "README" | tail -n 2
 if [ "$full" = 1 ]; then
     echo "== hoplab reproduce seed003 (full)"
     "$hl" reproduce seed003

@@ -433,6 +433,16 @@ class Result:
                 f"{i.get('nodes')} nodes  {events:,} events  {wall:.3f} s wall  {rate} events/s  "
                 f"event hash {event_hash_text(i.get('event_hash', 0))}")
 
+    def no_path_lines(self) -> list[str]:
+        """One line per flow whose ends had no path at its start (the oracle's
+        `oracle_hops_at_start` is 0): its zero throughput and undefined ratios
+        are the topology's, not the protocols'."""
+        if "oracle_hops_at_start" not in self.flows.columns:
+            return []  # a result saved before the column existed
+        return [f"flow {r.flow} ({r.src}->{r.dst}): no path between its ends at its start "
+                "(no chain of nodes in range; '-' = undefined, nothing delivered)"
+                for r in self._rows("flows") if getattr(r, "oracle_hops_at_start", -1) == 0]
+
     def summary(self, full: bool = False, *, tables_title: str | None = None,
                 where: Callable[[str], str] | None = None) -> str:
         """A text summary that fits a terminal: the run info, the flows,
@@ -446,6 +456,7 @@ class Result:
         """
         n = self._length
         parts = [self.info_line(), "", "Flows", self.flows_table() if n("flows") else "(no flows)"]
+        parts += self.no_path_lines()
         if n("overhead") or n("route_events"):
             parts += ["", "Routing", self.routing_table()]
         if full:

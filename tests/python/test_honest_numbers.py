@@ -39,6 +39,13 @@ def test_out_of_range_flow_has_nan_ratios_not_zero():
     assert f.oracle_hops_at_start == 0  # the oracle: no path when it started
 
 
+def test_summary_says_which_flow_had_no_path():
+    r = hoplab.run(OUT_OF_RANGE)
+    lines = [ln for ln in r.summary().splitlines() if "no path between its ends" in ln]
+    assert len(lines) == 1 and lines[0].startswith("flow 0 (0->2)")
+    assert not [ln for ln in hoplab.run(SMALL_TOML).summary().splitlines() if "no path" in ln]
+
+
 def test_connected_flow_keeps_its_numbers():
     f = hoplab.run(SMALL_TOML).flows.iloc[0]
     assert f.oracle_hops_at_start == 2
