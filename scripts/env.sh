@@ -86,7 +86,7 @@ hoplab_env_setup() {
     stamp_build="$HOPLAB_VENV/.hoplab-build"
     if [ -n "$newer" ]; then
         # Profile-guided when rustc's llvm-profdata is there (scripts/pgo.sh:
-        # 10-15 % less engine time, twice the build time); HOPLAB_PGO=0 skips it.
+        # 6-10 % less engine time, twice the build time); HOPLAB_PGO=0 skips it.
         if [ "${HOPLAB_PGO:-1}" != 0 ] && _hoplab_has_profdata &&
             _hoplab_log "building the Rust extension, profile-guided (scripts/pgo.sh; HOPLAB_PGO=0 for a plain build): $newer" &&
             "$HOPLAB_ROOT/scripts/pgo.sh"; then
