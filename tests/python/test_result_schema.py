@@ -138,7 +138,7 @@ def test_csv_without_pandas_is_the_file_pandas_writes():
 
 
 def test_run_summary_and_save_need_no_pandas(tmp_path):
-    code = ("import sys, hoplab; r = hoplab.run(sys.argv[1]); r.summary(full=True); r.save(sys.argv[2]); "
+    code = ("import sys, hoplab; r = hoplab.run(sys.argv[1]); r.summary(); r.summary(full=True); r.save(sys.argv[2]); "
             "print('pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "chain.toml"), str(tmp_path / "o")],
                          capture_output=True, text=True, check=True)
