@@ -101,7 +101,10 @@ def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
         df[col] = pd.Series([], dtype="float64") if len(df) == 0 else float("nan")
     extra = [c for c in df.columns if c not in schema]
     df = df[list(schema) + extra]
-    return df.astype({c: t for c, t in schema.items() if c not in missing}).reset_index(drop=True)
+    # With no rows there is no NaN to hold: the schema's dtypes (a table
+    # without a file, as a run with no rows in it saves, loads as it ran).
+    as_float = missing if len(df) else []
+    return df.astype({c: t for c, t in schema.items() if c not in as_float}).reset_index(drop=True)
 
 
 def _load_table(d: Path, table: str, name: str, meta: Mapping[str, Any], check: bool) -> "pd.DataFrame":
