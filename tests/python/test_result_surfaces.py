@@ -191,9 +191,10 @@ def test_lab_status_counts_a_run_whose_table_was_deleted_as_damaged(tmp_path):
 
 
 def _run_with_stderr(tty: bool) -> bytes:
-    """`hoplab run example:waypoint` (about a second) with stderr on a
-    terminal (a pty, 100 columns) or a pipe; what it wrote to stderr."""
-    args = [sys.executable, "-m", "hoplab", "run", "example:waypoint", "--no-save"]
+    """`hoplab run example:grid` for 600 s (a few seconds: several redraws
+    of the bar, however fast the build) with stderr on a terminal (a pty,
+    100 columns) or a pipe; what it wrote to stderr."""
+    args = [sys.executable, "-m", "hoplab", "run", "example:grid", "--set", "duration_s=600", "--no-save"]
     if not tty:
         return subprocess.run(args, capture_output=True, timeout=120).stderr
     master, slave = pty.openpty()
