@@ -47,6 +47,11 @@ TCL_SPACE = " \t\v\f\r"
 # range hoplab checks ends below 10^18, and Python refuses to convert more
 # than 4300 digits at all (sys.get_int_max_str_digits).
 _MAX_DIGITS = 18
+# Runs of characters with no meaning to Tcl's command splitting (scanned at once).
+_PLAIN = re.compile(r'[^\\\n;"{}\[\] \t\v\f\r]+')
+_SPACES = re.compile(r"[ \t\v\f\r]+")
+# A comment: up to an unescaped newline; a backslash-newline continues it.
+_COMMENT = re.compile(r"#(?:[^\\\n]+|\\[\s\S]?)*")
 # A Tcl variable, optionally an array element: `udp_(0)`, `ns_`, `node_(12)`.
 NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\([A-Za-z0-9_]*\))?"
 
@@ -95,17 +100,25 @@ def commands(text: str) -> Iterator[tuple[int, str]]:
             i += 2
             continue
         if c == "#":  # rule [10]: up to an unescaped newline
-            while i < n and s[i] != "\n":
-                if s[i] == "\\" and i + 1 < n:
-                    line += s[i + 1] == "\n"
-                    i += 1
-                i += 1
+            m = _COMMENT.match(s, i)
+            line += m.group().count("\n")  # type: ignore[union-attr]
+            i = m.end()  # type: ignore[union-attr]
             continue
         start_line, out = line, []
         quoted = False  # inside "..." (rule [4])
         braces = brackets = 0  # rules [6], [7]
         word_start = True
         while i < n:
+            if (p := _PLAIN.match(s, i)) is not None:
+                out.append(p.group())
+                i = p.end()
+                word_start = False
+                continue
+            if (p := _SPACES.match(s, i)) is not None:
+                out.append(p.group())
+                i = p.end()
+                word_start = not (quoted or braces or brackets)
+                continue
             c = s[i]
             if c == "\\" and i + 1 < n:
                 if s[i + 1] == "\n":  # rule [9]: backslash-newline-white space is one space
