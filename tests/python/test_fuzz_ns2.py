@@ -156,7 +156,7 @@ def traffic_files(draw) -> str:
 
 def _one_line_naming(e: Ns2FormatError, path: str, text: str) -> None:
     msg = str(e)
-    assert "\n" not in msg and "\r" not in msg, msg
+    assert len(msg.splitlines()) == 1, msg  # no raw line separator of any kind
     assert msg.startswith(f"{path}:") or msg.startswith(f"{path} "), msg
     if e.line is not None:
         assert 1 <= e.line <= text.count("\n") + text.count("\r") + 1, msg

@@ -184,8 +184,10 @@ def index(tok: str, what: str, field: str | None = None) -> int:
 
 
 def shown(tok: str) -> str:
-    """A number's token for a message: as written, or clipped if long."""
-    return tok if len(tok) <= 40 and _NUMBER.fullmatch(tok) else clip(tok)
+    """A token for a message: as written if short printable ASCII without
+    white space, else quoted and clipped (never a raw line separator)."""
+    plain = len(tok) <= 40 and tok.isascii() and tok.isprintable() and " " not in tok
+    return tok if plain and tok else clip(tok)
 
 
 def clip(s: str, n: int = 40) -> str:

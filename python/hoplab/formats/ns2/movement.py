@@ -242,7 +242,7 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
                 at = _limits.check(number(m.group(1), "time"), LEG_TIME, f"time {shown(m.group(1))}")
                 inner = m.group(2).strip(TCL_SPACE)
                 if not timed(inner, at, no):
-                    raise ValueError(f"unsupported command at time {m.group(1)}: {clip(inner)} "
+                    raise ValueError(f"unsupported command at time {shown(m.group(1))}: {clip(inner)} "
                                      "(expected \"$node_(i) setdest x y v\" or \"$god_ set-dist i j d\")")
             elif not timed(line, 0.0, no):  # setdest's NODE_FORMAT2 / GOD_FORMAT2: at load time
                 raise ValueError(f"not an ns-2 movement line: {clip(line)} (expected $node_(i) set X_/Y_/Z_, "

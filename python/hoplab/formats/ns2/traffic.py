@@ -172,7 +172,7 @@ def _bandwidth(tok: str) -> float:
         raise ValueError(f"rate_: {clip(tok)} is not a bandwidth")
     v = number(m.group(1), "rate_") * {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}[m.group(2).lower()]
     v *= 8.0 if m.group(3) in ("B", "Bps") else 1.0
-    _limits.check(v / 1000.0, F_RATE, f"rate_ {tok if len(tok) <= 40 else clip(tok)} ({v / 1000.0:g} kbit/s)")
+    _limits.check(v / 1000.0, F_RATE, f"rate_ {shown(tok)} ({v / 1000.0:g} kbit/s)")
     return v
 
 
@@ -253,7 +253,7 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
                 events = [(c, _EVENT.fullmatch(c)) for _, c in commands(inner)] or [(inner, None)]
                 for cmd, e in events:
                     if e is None:
-                        raise ValueError(f"unsupported command at time {m.group(1)}: {clip(cmd)} "
+                        raise ValueError(f"unsupported command at time {shown(m.group(1))}: {clip(cmd)} "
                                          "(expected \"$app start\", \"$app stop\" or \"$ftp send nbytes\")")
                 for cmd, e in events:
                     app = ref(e.group(1))  # type: ignore[union-attr]
@@ -304,7 +304,7 @@ def _set_param(o: _Obj, param: str, val: str, notes: list[str], path: str, no: i
     elif param == "random_":
         o.random = number(val, "random_") != 0
         if o.random:
-            notes.append(f"{path}:{no}: ${o.name} set random_ {val}: ns-2 jitters each interval by up to "
+            notes.append(f"{path}:{no}: ${o.name} set random_ {shown(val)}: ns-2 jitters each interval by up to "
                          "+-50 %; hoplab's CBR sends at a constant interval")
     elif param == "maxpkts_":
         long = val.isascii() and val.isdigit() and len(val.lstrip("0")) > len(str(C_INT_MAX))
