@@ -207,3 +207,24 @@ def test_the_example_files_still_import_the_same(tmp_path):
     assert r.exit_code == 0, r.output
     sc = tomllib.loads(out.read_text())
     assert [f["tcp"]["max_cwnd"] for f in sc["flows"]] == [32]  # cbrgen's window_ 32
+
+
+def test_a_long_run_of_digits_that_is_no_number_is_refused_at_once():
+    # Found by test_fuzz_ns2: `[0-9]+\.?[0-9]*` could split a run of digits anywhere, so
+    # a 100,000-digit token ending in a letter took quadratic time (hours). In a child
+    # process, so that the old behaviour fails the test instead of hanging it.
+    import subprocess
+    import sys
+
+    code = ("from hoplab.formats.ns2 import movement as nm, traffic as nt\n"
+            "for parse, text in ((nm.parse_movement, '$node_(0) set X_ ' + '1' * 100000 + 'x\\n'),\n"
+            "                    (nt.parse_traffic, 'set c [new Application/Traffic/CBR]\\n'\n"
+            "                                       '$c set interval_ ' + '1' * 100000 + 'x\\n')):\n"
+            "    try:\n"
+            "        parse(text, 'f')\n"
+            "    except ValueError as e:\n"
+            "        print(str(e))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    digits = "'" + "1" * 40 + "...'"
+    assert r.stdout.splitlines() == [f"f:1: x: {digits} is not a number", f"f:2: interval_: {digits} is not a number"]

@@ -40,7 +40,9 @@ __all__ = ["Ns2FormatError", "read_text", "commands", "number", "index", "clip",
 
 # A Tcl double as setdest and cbrgen print it (`%.12f`, `1e-05`, `.5`); no
 # `nan`, `inf`, hex or underscores, which Python's float() would accept.
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# Each digit can be matched one way only: `[0-9]+\.?[0-9]*` could split a run
+# of digits anywhere, and a long run that fails to match took quadratic time.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 # Tcl's word separators (tclParse.c: TYPE_SPACE): space, \t, \v, \f, \r.
 TCL_SPACE = " \t\v\f\r"
 # Longest integer read (a node index, a packet count, a byte count): every
@@ -51,7 +53,7 @@ _MAX_DIGITS = 18
 _PLAIN = re.compile(r'[^\\\n;"{}\[\] \t\v\f\r]+')
 _SPACES = re.compile(r"[ \t\v\f\r]+")
 # A comment: up to an unescaped newline; a backslash-newline continues it.
-_COMMENT = re.compile(r"#(?:[^\\\n]+|\\[\s\S]?)*")
+_COMMENT = re.compile(r"#[^\\\n]*(?:\\[\s\S][^\\\n]*)*\\?")  # unrolled: no nested quantifier
 # A Tcl variable, optionally an array element: `udp_(0)`, `ns_`, `node_(12)`.
 NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\([A-Za-z0-9_]*\))?"
 
