@@ -93,7 +93,8 @@ def test_extreme_cbr_numbers_are_refused_at_their_line(tmp_path, sets, problem):
     ('$ns_ at 1e400 "$cbr_(0) start"', "time: '1e400' is out of range"),
     ('$ns_ at 2e7 "$cbr_(0) start"', "time 2e7 is outside [0, 1e7] s (flows[].start_s)"),
     ('$ns_ at 1 "$cbr_(0) stop"', ""),
-    ("$ns_ attach-agent $node_(" + "9" * 30 + ") $udp_(0)", "node 999999999999999999999999999999 is outside [0, 999999] node (flows[].src)"),
+    ("$ns_ attach-agent $node_(" + "9" * 30 + ") $udp_(0)",
+     "node 999999999999999999999999999999 is outside [0, 999999] node (flows[].src)"),
 ])
 def test_extreme_times_and_nodes_are_refused_at_their_line(line, problem):
     text = cbr() + line + "\n"
