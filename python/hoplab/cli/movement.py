@@ -35,10 +35,16 @@ def _scenario(path: Path) -> dict[str, Any]:
     return _input.scenario_dict(path, *_input.read(path), ())
 
 
-def _check(sc: dict[str, Any], out: Path, where: dict[str, tuple[str, list[int]]]) -> None:
-    """Validate the merged scenario; an error in a leg or flow names the file line it came from."""
+def _check(sc: dict[str, Any], sources: str, where: dict[str, tuple[str, list[int]]]) -> None:
+    """Validate the merged scenario; an error in a leg or flow names the file
+    line it came from, any other the files it was imported from (``sources``;
+    never the output file, which is written only after this check)."""
     try:
-        _core.check_scenario(json.dumps(sc), "json")
+        text = json.dumps(sc, allow_nan=False)
+    except ValueError as e:  # a non-finite number the readers' range checks let through
+        raise _fail(f"{sources}: {e}") from None
+    try:
+        _core.check_scenario(text, "json")
     except _core.ScenarioError as e:
         field = getattr(e, "field", "") or ""
         message = getattr(e, "message", None) or str(e)
@@ -48,7 +54,7 @@ def _check(sc: dict[str, Any], out: Path, where: dict[str, tuple[str, list[int]]
             k = int(m.group(2))
             if k < len(lines):
                 raise _fail(f"{path}:{lines[k]}: {field}: {message}") from None
-        raise _fail(f"{out}: {field + ': ' if field else ''}{message}") from None
+        raise _fail(f"{sources}: {field + ': ' if field else ''}{message}") from None
 
 
 def _read_ns2(read: Any, path: Path) -> Any:
@@ -97,8 +103,8 @@ def import_cmd(movement_file: Path, traffic: Path | None, base: Path, out: Path)
     except nm.Ns2FormatError as e:
         raise _fail(str(e)) from None
     notes = tr.notes if tr is not None else []
-    _check(sc, out, where)
     sources = f"{movement_file}" + (f" and {traffic}" if traffic else "")
+    _check(sc, f"{sources} into {base}", where)
     text = _toml_emit.dumps(sc, header=f"Written by `hoplab movement import` from {sources} into {base}.")
     _io.atomic_write_bytes(out, text.encode())
     for n in notes:

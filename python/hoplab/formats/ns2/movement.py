@@ -39,25 +39,29 @@ from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
-from ._text import Ns2FormatError, clip, commands, index, number, read_text
+from . import _limits
+from ._text import TCL_SPACE, Ns2FormatError, _tcl_lines, clip, commands, index, number, read_text, shown
 
 __all__ = ["Ns2Movement", "Ns2Leg", "Track", "read_movement", "parse_movement", "hoplab_legs",
            "movement_frame", "format_movement", "write_movement", "tracks", "scenario_nodes",
            "initial_positions", "merge_movement", "MOVEMENT_COLUMNS"]
 
 MOVEMENT_COLUMNS = ["node", "time_s", "x", "y", "to_x", "to_y", "speed_mps"]
-# hoplab's bounds (crates/hoplab-sim/src/scenario/schema/fields.rs: COORD, legs[].speed_mps).
-MAX_COORD_M = 1e6
-MAX_SPEED_MPS = 1000.0
-MAX_TIME_S = 1e7
 # Closer than this to its target, a node counts as arrived (setdest prints 12 decimals).
 ARRIVED_M = 1e-9
+# The schema fields the file's numbers become (their ranges are checked as the
+# engine checks them: see _limits). A setdest speed of 0 is a stop, not a leg.
+COORD = "topology.positions[][]"
+LEG_TIME = "mobility.legs[].at_s"
+LEG_SPEED = "mobility.legs[].speed_mps"
+NODE = "mobility.legs[].node"
 
-_SET = re.compile(r"\$node_\((\S*?)\)\s+set\s+(\S+)\s+(\S+)")
-_AT = re.compile(r"\$ns_?\s+at\s+(\S+)\s+\"(.*)\"")
-_SETDEST = re.compile(r"\$node_\((\S*?)\)\s+setdest\s+(\S+)\s+(\S+)\s+(\S+)")
-_GOD = re.compile(r"\$god_\s+set-dist\s+(\S+)\s+(\S+)\s+(\S+)")
-_HEADER = re.compile(r"#\s*nodes:\s*(\d+)\b")
+# re.ASCII: \s is Tcl's white space, not a no-break space (see _text).
+_SET = re.compile(r"\$node_\((\S*?)\)\s+set\s+(\S+)\s+(\S+)", re.ASCII)
+_AT = re.compile(r"\$ns_?\s+at\s+(\S+)\s+\"(.*)\"", re.ASCII | re.DOTALL)
+_SETDEST = re.compile(r"\$node_\((\S*?)\)\s+setdest\s+(\S+)\s+(\S+)\s+(\S+)", re.ASCII)
+_GOD = re.compile(r"\$god_\s+set-dist\s+(\S+)\s+(\S+)\s+(\S+)", re.ASCII)
+_HEADER = re.compile(r"#\s*nodes:\s*([0-9]+)\b", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -160,10 +164,15 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
     declared: tuple[int, int] | None = None  # (count, line)
     god = 0
 
-    for no, raw in enumerate(text.splitlines(), 1):
-        m = _HEADER.match(raw.strip())
-        if m and declared is None:
-            declared = (int(m.group(1)), no)
+    for no, raw in enumerate(_tcl_lines(text).split("\n"), 1):
+        m = _HEADER.match(raw.strip(TCL_SPACE))
+        if m:
+            try:  # a count of nodes: at most the largest node index + 1
+                count = index(m.group(1), "# nodes:")
+                _limits.check(max(count - 1, 0), NODE, f"# nodes: {count}")
+            except ValueError as e:
+                raise Ns2FormatError(path, no, str(e)) from None
+            declared = (count, no)
             break
     limit = nodes if nodes is not None else declared[0] if declared else None
 
@@ -171,7 +180,7 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
         return Ns2FormatError(path, no, problem)
 
     def node_of(tok: str, no: int) -> int:
-        i = index(tok, "node")
+        i = index(tok, "node", NODE)
         if limit is not None and i >= limit:
             whose = (f"the scenario's {nodes} nodes" if nodes is not None
                      else f"the file's {limit} nodes (header, line {declared[1]})")  # type: ignore[index]
@@ -179,17 +188,14 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
         return i
 
     def coord(tok: str, what: str) -> float:
-        v = number(tok, what)
-        if abs(v) > MAX_COORD_M:
-            raise ValueError(f"{what} {tok} is outside hoplab's coordinates (|{what}| <= 1e6 m)")
-        return v
+        return _limits.check(number(tok, what), COORD, f"{what} {shown(tok)}")
 
     def setdest(m: re.Match[str], at: float, no: int) -> None:
         i = node_of(m.group(1), no)
         x, y = coord(m.group(2), "x"), coord(m.group(3), "y")
         v = number(m.group(4), "speed")
-        if v < 0 or v > MAX_SPEED_MPS:
-            raise ValueError(f"speed {m.group(4)} m/s is outside 0..{MAX_SPEED_MPS:g} m/s")
+        if v != 0:  # 0 stops the node (hoplab_legs); any other speed is a leg's
+            _limits.check(v, LEG_SPEED, f"speed {shown(m.group(4))}", "or 0, a stop")
         if i not in xs or i not in ys:
             raise ValueError(f"setdest for node {i} before its initial position ($node_({i}) set X_ / Y_)")
         first_leg.setdefault(i, no)
@@ -198,18 +204,22 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
     def god_dist(m: re.Match[str], no: int) -> None:
         node_of(m.group(1), no)
         node_of(m.group(2), no)
-        index(m.group(3), "distance")
+        index(m.group(3), "distance")  # hops; read, not used
 
-    def timed(cmd: str, at: float, no: int) -> bool:
-        """Run a setdest or GOD command at time ``at``; False if it is neither."""
+    def timed(script: str, at: float, no: int) -> bool:
+        """Run the setdest and GOD commands of ``script`` (one, or several
+        separated as Tcl separates them) at time ``at``; False if there are
+        none or one is neither."""
         nonlocal god
-        if (d := _SETDEST.fullmatch(cmd)) is not None:
-            setdest(d, at, no)
-        elif (g := _GOD.fullmatch(cmd)) is not None:
-            god_dist(g, no)
-            god += 1
-        else:
+        cmds = [c for _, c in commands(script)]
+        if not cmds or not all(_SETDEST.fullmatch(c) or _GOD.fullmatch(c) for c in cmds):
             return False
+        for cmd in cmds:
+            if (d := _SETDEST.fullmatch(cmd)) is not None:
+                setdest(d, at, no)
+            elif (g := _GOD.fullmatch(cmd)) is not None:
+                god_dist(g, no)
+                god += 1
         return True
 
     for no, line in commands(text):
@@ -229,12 +239,10 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
                 elif var == "Y_":
                     ys[i] = v
             elif (m := _AT.fullmatch(line)) is not None:
-                at = number(m.group(1), "time")
-                if at < 0 or at > MAX_TIME_S:
-                    raise ValueError(f"time {m.group(1)} is outside 0..1e7 s")
-                inner = m.group(2).strip()
+                at = _limits.check(number(m.group(1), "time"), LEG_TIME, f"time {shown(m.group(1))}")
+                inner = m.group(2).strip(TCL_SPACE)
                 if not timed(inner, at, no):
-                    raise ValueError(f"unsupported command at time {m.group(1)}: {clip(inner)} "
+                    raise ValueError(f"unsupported command at time {shown(m.group(1))}: {clip(inner)} "
                                      "(expected \"$node_(i) setdest x y v\" or \"$god_ set-dist i j d\")")
             elif not timed(line, 0.0, no):  # setdest's NODE_FORMAT2 / GOD_FORMAT2: at load time
                 raise ValueError(f"not an ns-2 movement line: {clip(line)} (expected $node_(i) set X_/Y_/Z_, "

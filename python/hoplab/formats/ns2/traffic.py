@@ -44,16 +44,32 @@ nbytes` events, in any order ns-2 would accept. Rules taken from ns-2:
   bounds the window (``tcp.max_cwnd``, ns-2's min(cwnd_, window_)) and
   `packetSize_` (default 1000) is the segment payload (``tcp.mss_bytes``).
   FTP `start` sends forever; `send nbytes` sends nbytes (``bytes``).
+- `window_` below 1 is refused. ns-2 sends while t_seqno_ <= highest_ack_ +
+  window(), and window() is min(cwnd_, window_) truncated to an integer
+  (tcp/tcp.cc TcpAgent::window, send_much): with window_ 0 the first
+  segment (t_seqno_ 0, highest_ack_ -1) is never sent and the connection
+  stays silent. hoplab's `max_cwnd = 0` means the opposite (unclamped), and a
+  flow that never sends is no flow: the file is refused rather than changed.
+  A fractional window_ clamps to its integer part, as window() does.
+- `maxpkts_` (a C int, tools/cbr_traffic.cc) counts packets sent: the first
+  goes at start before the count is tested (TrafficGenerator::timeout, then
+  CBR_Traffic::next_interval: `++seqno_ < maxpkts_`), so 0 sends one, as 1 does.
+
+Every number is range-checked where it is read, against the range of the
+scenario field it becomes (`_limits`: the engine's own ranges), so that an
+error names its line and no infinity or zero rate reaches the scenario.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ._text import NAME, Ns2FormatError, clip, commands, index, number, read_text
+from . import _limits
+from ._text import NAME, TCL_SPACE, Ns2FormatError, clip, commands, index, number, read_text, shown
 
 __all__ = ["Connection", "Ns2Traffic", "read_traffic", "parse_traffic", "hoplab_flows", "format_traffic",
            "write_traffic", "merge_traffic"]
@@ -67,18 +83,25 @@ TCP_WINDOW, TCP_SIZE = 20, 1000
 # Parameters read; those in IGNORED change nothing hoplab models.
 PARAMS = {"packetSize_", "interval_", "rate_", "random_", "maxpkts_", "window_"}
 IGNORED = {"fid_", "class_", "prio_"}
+# ns-2 binds maxpkts_ to a C int (tools/cbr_traffic.cc).
+C_INT_MAX = 2**31 - 1
+# The scenario fields the numbers become (their ranges: _limits).
+F_SRC, F_DST, F_START, F_STOP = "flows[].src", "flows[].dst", "flows[].start_s", "flows[].stop_s"
+F_BYTES, F_RATE, F_SIZE = "flows[].bytes", "flows[].rate_kbps", "flows[].packet_size_bytes"
+F_MSS, F_WINDOW = "tcp.mss_bytes", "tcp.max_cwnd"
 
-_NEW = re.compile(rf"set\s+({NAME})\s+\[\s*new\s+(\S+)\s*\]")
+# re.ASCII: \s is Tcl's white space, not a no-break space (see _text).
+_NEW = re.compile(rf"set\s+({NAME})\s+\[\s*new\s+(\S+)\s*\]", re.ASCII)
 _CREATE = re.compile(rf"set\s+({NAME})\s+\[\s*\$ns_?\s+create-connection\s+(\S+)\s+\$node_\((\S*?)\)\s+(\S+)"
-                     rf"\s+\$node_\((\S*?)\)\s+(\S+)\s*\]")
-_ATTACH_SRC = re.compile(rf"set\s+({NAME})\s+\[\s*\$({NAME})\s+(attach-source|attach-app)\s+(\S+)\s*\]")
-_NS_ATTACH = re.compile(rf"\$ns_?\s+attach-agent\s+\$node_\((\S*?)\)\s+\$({NAME})")
-_APP_ATTACH = re.compile(rf"\$({NAME})\s+attach-agent\s+\$({NAME})")
-_CONNECT = re.compile(rf"\$ns_?\s+connect\s+\$({NAME})\s+\$({NAME})")
-_SET = re.compile(rf"\$({NAME})\s+set\s+(\S+)\s+(\S+)")
-_AT = re.compile(r"\$ns_?\s+at\s+(\S+)\s+\"(.*)\"")
-_EVENT = re.compile(rf"\$({NAME})\s+(start|stop|send)(?:\s+(\S+))?")
-_BANDWIDTH = re.compile(r"([0-9.eE+-]+)\s*([kKmMgG]?)(b|bps|B|Bps)?")
+                     rf"\s+\$node_\((\S*?)\)\s+(\S+)\s*\]", re.ASCII)
+_ATTACH_SRC = re.compile(rf"set\s+({NAME})\s+\[\s*\$({NAME})\s+(attach-source|attach-app)\s+(\S+)\s*\]", re.ASCII)
+_NS_ATTACH = re.compile(rf"\$ns_?\s+attach-agent\s+\$node_\((\S*?)\)\s+\$({NAME})", re.ASCII)
+_APP_ATTACH = re.compile(rf"\$({NAME})\s+attach-agent\s+\$({NAME})", re.ASCII)
+_CONNECT = re.compile(rf"\$ns_?\s+connect\s+\$({NAME})\s+\$({NAME})", re.ASCII)
+_SET = re.compile(rf"\$({NAME})\s+set\s+(\S+)\s+(\S+)", re.ASCII)
+_AT = re.compile(r"\$ns_?\s+at\s+(\S+)\s+\"(.*)\"", re.ASCII | re.DOTALL)
+_EVENT = re.compile(rf"\$({NAME})\s+(start|stop|send)(?:\s+(\S+))?", re.ASCII)
+_BANDWIDTH = re.compile(r"([0-9.eE+-]+)\s*([kKmMgG]?)(b|bps|B|Bps)?", re.ASCII)
 
 
 @dataclass
@@ -100,6 +123,14 @@ class _Obj:
     @property
     def is_app(self) -> bool:
         return self.cls in ("CBR", "FTP")
+
+    @property
+    def is_sink(self) -> bool:
+        return self.cls in ("Agent/Null", "Agent/LossMonitor") or self.cls[len("Agent/"):] in SINKS
+
+    @property
+    def is_tcp(self) -> bool:
+        return self.cls[len("Agent/"):] in TCP_VARIANTS
 
 
 @dataclass
@@ -134,12 +165,24 @@ def read_traffic(path: str | Path) -> Ns2Traffic:
 
 
 def _bandwidth(tok: str) -> float:
-    """An ns-2 bandwidth (`448Kb`, `1Mb`, `64000`, `2MB`) in bit/s."""
+    """An ns-2 bandwidth (`448Kb`, `1Mb`, `64000`, `2MB`) in bit/s, in the
+    range of ``flows[].rate_kbps``."""
     m = _BANDWIDTH.fullmatch(tok)
     if not m:
         raise ValueError(f"rate_: {clip(tok)} is not a bandwidth")
     v = number(m.group(1), "rate_") * {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}[m.group(2).lower()]
-    return v * (8.0 if m.group(3) in ("B", "Bps") else 1.0)
+    v *= 8.0 if m.group(3) in ("B", "Bps") else 1.0
+    _limits.check(v / 1000.0, F_RATE, f"rate_ {shown(tok)} ({v / 1000.0:g} kbit/s)")
+    return v
+
+
+def _event_time(tok: str, verb: str) -> float:
+    """The time of a start, send or stop, in the range of its flow field."""
+    return _limits.check(number(tok, "time"), F_STOP if verb == "stop" else F_START, f"time {shown(tok)}")
+
+
+def _node(tok: str, field: str) -> int:
+    return index(tok, "node", field)
 
 
 def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
@@ -170,8 +213,8 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
                 if src_t not in TCP_VARIANTS or dst_t not in SINKS:
                     raise ValueError(f"create-connection {clip(src_t)} ... {clip(dst_t)}: hoplab reads TCP "
                                      "connections (TCP[/Reno|/Newreno|/Sack1|/Vegas] to TCPSink[/DelAck])")
-                a = _Obj(m.group(1), "Agent/" + src_t, no, node=index(m.group(3), "node"), node_line=no)
-                b = _Obj(m.group(1) + "#sink", "Agent/" + dst_t, no, node=index(m.group(5), "node"), node_line=no)
+                a = _Obj(m.group(1), "Agent/" + src_t, no, node=_node(m.group(3), F_SRC), node_line=no)
+                b = _Obj(m.group(1) + "#sink", "Agent/" + dst_t, no, node=_node(m.group(5), F_DST), node_line=no)
                 a.peer, b.peer = b, a
                 objs[a.name] = a
             elif (m := _ATTACH_SRC.fullmatch(line)) is not None:
@@ -185,7 +228,7 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
                 a = ref(m.group(2))
                 if a.is_app:
                     raise ValueError(f"${a.name} is an application: attach it to an agent, not a node")
-                a.node, a.node_line = index(m.group(1), "node"), no
+                a.node, a.node_line = _node(m.group(1), F_DST if a.is_sink else F_SRC), no
             elif (m := _APP_ATTACH.fullmatch(line)) is not None:
                 app, agent = ref(m.group(1)), ref(m.group(2))
                 if not app.is_app or agent.is_app:
@@ -205,26 +248,27 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
                                      f"(and ignores {', '.join(sorted(IGNORED))})")
                 _set_param(o, param, val, notes, path, no)
             elif (m := _AT.fullmatch(line)) is not None:
-                t = number(m.group(1), "time")
-                if t < 0:
-                    raise ValueError(f"time {m.group(1)} is negative")
-                inner = m.group(2).strip()
-                e = _EVENT.fullmatch(inner)
-                if e is None:
-                    raise ValueError(f"unsupported command at time {m.group(1)}: {clip(inner)} "
-                                     "(expected \"$app start\", \"$app stop\" or \"$ftp send nbytes\")")
-                app = ref(e.group(1))
-                verb, arg = e.group(2), e.group(3)
-                if (verb == "send") != (arg is not None):
-                    raise ValueError(f"{clip(inner)}: send takes a byte count, start and stop take nothing")
-                if verb == "send" and app.cls != "FTP":
-                    raise ValueError(f"{clip(inner)}: send applies to FTP")
-                nbytes = None
-                if arg is not None:
-                    nbytes = index(arg, "bytes")
-                    if nbytes == 0:
-                        raise ValueError("send 0 bytes")
-                app.events.append((t, verb, nbytes, no))
+                # The quoted script may hold several commands (Tcl.n rule [1]).
+                inner = m.group(2).strip(TCL_SPACE)
+                events = [(c, _EVENT.fullmatch(c)) for _, c in commands(inner)] or [(inner, None)]
+                for cmd, e in events:
+                    if e is None:
+                        raise ValueError(f"unsupported command at time {shown(m.group(1))}: {clip(cmd)} "
+                                         "(expected \"$app start\", \"$app stop\" or \"$ftp send nbytes\")")
+                for cmd, e in events:
+                    app = ref(e.group(1))  # type: ignore[union-attr]
+                    verb, arg = e.group(2), e.group(3)  # type: ignore[union-attr]
+                    t = _event_time(m.group(1), verb)
+                    if (verb == "send") != (arg is not None):
+                        raise ValueError(f"{clip(cmd)}: send takes a byte count, start and stop take nothing")
+                    if verb == "send" and app.cls != "FTP":
+                        raise ValueError(f"{clip(cmd)}: send applies to FTP")
+                    nbytes = None
+                    if arg is not None:
+                        if arg.strip("0") == "":
+                            raise ValueError("send 0 bytes")
+                        nbytes = index(arg, "bytes", F_BYTES)
+                    app.events.append((t, verb, nbytes, no))
             else:
                 raise ValueError(f"not an ns-2 connection line: {clip(line)}")
         except ValueError as e:
@@ -239,31 +283,44 @@ def parse_traffic(text: str, path: str = "<traffic>") -> Ns2Traffic:
 
 def _set_param(o: _Obj, param: str, val: str, notes: list[str], path: str, no: int) -> None:
     if param == "packetSize_":
-        o.size = index(val, "packetSize_")
+        # The CBR's is the payload per packet, a TCP agent's the segment payload;
+        # others' (a UDP agent's, a sink's) are read but not used.
+        field = F_SIZE if o.cls == "CBR" else F_MSS if o.is_tcp else None
+        o.size = index(val, "packetSize_", field)
     elif param == "interval_":
         if o.cls != "CBR":
             raise ValueError("interval_ applies to Application/Traffic/CBR")
         t = number(val, "interval_")
         if t <= 0:
-            raise ValueError(f"interval_ {val} must be positive")
-        o.rate_bps = (o.size if o.size is not None else CBR_SIZE) * 8.0 / t  # ns-source.tcl
+            raise ValueError(f"interval_ {shown(val)} must be positive")
+        size = o.size if o.size is not None else CBR_SIZE
+        o.rate_bps = size * 8.0 / t  # ns-source.tcl: rate_ from the packet size of this moment
+        _limits.check(o.rate_bps / 1000.0, F_RATE,
+                      f"interval_ {shown(val)} (packetSize_ {size} x 8 / interval_ = {o.rate_bps / 1000.0:g} kbit/s)")
     elif param == "rate_":
         if o.cls != "CBR":
             raise ValueError("rate_ applies to Application/Traffic/CBR")
         o.rate_bps = _bandwidth(val)
-        if o.rate_bps <= 0:
-            raise ValueError(f"rate_ {val} must be positive")
     elif param == "random_":
         o.random = number(val, "random_") != 0
         if o.random:
-            notes.append(f"{path}:{no}: ${o.name} set random_ {val}: ns-2 jitters each interval by up to "
+            notes.append(f"{path}:{no}: ${o.name} set random_ {shown(val)}: ns-2 jitters each interval by up to "
                          "+-50 %; hoplab's CBR sends at a constant interval")
     elif param == "maxpkts_":
-        o.maxpkts = index(val, "maxpkts_")
+        long = val.isascii() and val.isdigit() and len(val.lstrip("0")) > len(str(C_INT_MAX))
+        o.maxpkts = C_INT_MAX + 1 if long else index(val, "maxpkts_")
+        if o.maxpkts > C_INT_MAX:
+            raise ValueError(f"maxpkts_ {shown(val)} is more than ns-2 holds (a C int, tools/cbr_traffic.cc: "
+                             f"at most {C_INT_MAX})")
     elif param == "window_":
-        if not o.cls.startswith("Agent/TCP") or o.cls.startswith("Agent/TCPSink"):
+        if not o.is_tcp:
             raise ValueError("window_ applies to a TCP agent")
-        o.window = index(val, "window_")
+        w = number(val, "window_")
+        if w < 1:  # see the module docstring: ns-2 then never sends
+            raise ValueError(f"window_ {shown(val)}: ns-2 never sends a segment with a window below 1 "
+                             "(tcp/tcp.cc TcpAgent::window, send_much), and hoplab's max_cwnd = 0 means "
+                             "unclamped: give a window of at least 1 segment")
+        o.window = int(_limits.check(math.floor(w), F_WINDOW, f"window_ {shown(val)}"))
 
 
 def _connection(app: _Obj, path: str, notes: list[str]) -> list[Connection]:
@@ -304,7 +361,9 @@ def _connection(app: _Obj, path: str, notes: list[str]) -> list[Connection]:
                        f"(here {agent.cls} to {peer.cls})")
         size = app.size if app.size is not None else CBR_SIZE
         rate = app.rate_bps if app.rate_bps is not None else CBR_RATE_BPS
-        c.kind, c.rate_kbps, c.packet_size_bytes, c.max_packets = "cbr", rate / 1000.0, size, app.maxpkts
+        # ns-2 sends the first packet before it tests maxpkts_ (module docstring): 0 sends one.
+        packets = max(app.maxpkts, 1) if app.maxpkts is not None else None
+        c.kind, c.rate_kbps, c.packet_size_bytes, c.max_packets = "cbr", rate / 1000.0, size, packets
     else:
         variant = TCP_VARIANTS.get(agent.cls[len("Agent/"):])
         receiver = SINKS.get(peer.cls[len("Agent/"):])
