@@ -380,26 +380,6 @@ pub fn paths_and_start(moves: &[MoveRow], channel: &Channel, flows: &[Window], e
     (rows(flows, totals), start)
 }
 
-/// The flows of a scenario whose ends have no path between them when they
-/// start, in a static topology (no mobility: nothing can connect them
-/// later); empty when nodes move. Also the radio's transmission range
-/// (the link rule). What `validate` warns of, from the same oracle the
-/// run's `oracle_paths` come from, without running.
-pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, Vec<u32>) {
-    use crate::mobility::config::MobilityModel;
-    let params = crate::phy::RadioParams::from_config(&sc.radio);
-    let range = params.tx_range;
-    if sc.mobility.model != MobilityModel::Legs || !sc.mobility.legs.is_empty() {
-        return (range, Vec::new());
-    }
-    let channel = Channel::new(params, crate::world::positions(&sc.topology, seed));
-    let windows: Vec<Window> = sc.flows.iter().enumerate()
-        .map(|(i, f)| Window { flow: i as u32, src: f.src, dst: f.dst, start_s: f.start, end_s: f.stop.unwrap_or(sc.duration).min(sc.duration) })
-        .collect();
-    let (_, start) = paths_and_start(&[], &channel, &windows, sc.duration);
-    (range, start.iter().zip(&windows).filter(|(h, _)| **h == Some(0)).map(|(_, w)| w.flow).collect())
-}
-
 fn rows(flows: &[Window], totals: Vec<BTreeMap<u32, f64>>) -> Vec<OracleRow> {
     let mut out = Vec::new();
     for (f, t) in flows.iter().zip(totals) {

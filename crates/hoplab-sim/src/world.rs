@@ -523,6 +523,28 @@ fn pct(a: u64, b: u64) -> f64 {
 }
 
 /// Run a validated scenario with `seed` and return its results.
+/// (In the world, not the oracle: it places the nodes as a run does, and
+/// the oracle stays below the world.)
+/// The flows of a scenario whose ends have no path between them when they
+/// start, in a static topology (no mobility: nothing can connect them
+/// later); empty when nodes move. Also the radio's transmission range
+/// (the link rule). What `validate` warns of, from the same oracle the
+/// run's `oracle_paths` come from, without running.
+pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, Vec<u32>) {
+    use crate::mobility::config::MobilityModel;
+    let params = crate::phy::RadioParams::from_config(&sc.radio);
+    let range = params.tx_range;
+    if sc.mobility.model != MobilityModel::Legs || !sc.mobility.legs.is_empty() {
+        return (range, Vec::new());
+    }
+    let channel = Channel::new(params, positions(&sc.topology, seed));
+    let windows: Vec<crate::oracle::Window> = sc.flows.iter().enumerate()
+        .map(|(i, f)| crate::oracle::Window { flow: i as u32, src: f.src, dst: f.dst, start_s: f.start, end_s: f.stop.unwrap_or(sc.duration).min(sc.duration) })
+        .collect();
+    let (_, start) = crate::oracle::paths_and_start(&[], &channel, &windows, sc.duration);
+    (range, start.iter().zip(&windows).filter(|(h, _)| **h == Some(0)).map(|(_, w)| w.flow).collect())
+}
+
 pub fn run(sc: &Scenario, seed: u64) -> RunOutput {
     run_with(sc, seed, &mut RunControl::default()).expect("a default control never cancels")
 }

@@ -62,5 +62,6 @@ COMMANDS: dict[str, CommandInfo] = {
     "validate": CommandInfo(
         "hoplab.cli.validate", "validate_cmd",
         "Check a scenario file without running it: `OK` with its name and node count (exit 0), or the "
-        "one-line error (exit 2)."),
+        "one-line error (exit 2). Warns when a flow's ends are not connected at its start in a static "
+        "topology."),
 }
