@@ -19,8 +19,8 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Sequence
+from concurrent.futures import Future, InvalidStateError, ProcessPoolExecutor
+from typing import Any, Sequence
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -44,7 +44,29 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
+def _quiet_manager_thread() -> None:
+    """Silence one known traceback of CPython's executor: when workers are
+    terminated, its manager thread marks every pending work item broken with
+    `future.set_exception`, and a future we just cancelled raises
+    InvalidStateError there (CPython 3.11, concurrent/futures/process.py
+    `_ExecutorManagerThread.terminate_broken`), printed as a 12-line
+    traceback after the one-line "interrupted". Nothing is lost: the future
+    was cancelled on purpose. Any other exception still prints."""
+    previous = threading.excepthook
+    if getattr(previous, "_hoplab_quiet", False):
+        return
+
+    def hook(args: Any) -> None:
+        if isinstance(args.exc_value, InvalidStateError) and "ExecutorManager" in type(args.thread).__name__:
+            return
+        previous(args)
+
+    hook._hoplab_quiet = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
+
+
 def _stop(pool: ProcessPoolExecutor, futures: Sequence[Future]) -> None:
+    _quiet_manager_thread()
     for f in futures:
         f.cancel()
     procs = list((getattr(pool, "_processes", None) or {}).values())
