@@ -33,7 +33,7 @@ def _safe_dirname(name: str) -> str:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Results directory (default: out/<scenario name>/seed-<N>/).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True,
-              help="File format of the four tables (parquet needs pyarrow).")
+              help="File format of the tables (parquet needs pyarrow).")
 @click.option("--no-save", is_flag=True, help="Print the summary only; write no files.")
 @click.option("--detail", is_flag=True,
               help="Print the full tables: per node, and drops per node, layer, cause and packet type.")
