@@ -200,13 +200,26 @@ def fmt(x: float, nd: int = 3) -> str:
     return "-" if x != x else f"{x:.{nd}f}"
 
 
+def paired_ratios(r: Row, peer: str) -> str:
+    """Peer over hoplab engine time round by round (the two ran back to back,
+    so a slow spell of the machine hits both): the median and the range.
+    A round where either timed out has no pair."""
+    a, b = r.runs.get("hoplab", []), r.runs.get(peer, [])
+    if len(a) != len(b):
+        return "-"
+    ratios = [y["engine_s"] / x["engine_s"] for x, y in zip(a, b) if x["engine_s"] > 0]
+    if not ratios:
+        return "-"
+    return f"{statistics.median(ratios):.1f} ({min(ratios):.1f}-{max(ratios):.1f})"
+
+
 def print_table(rows: list[Row], sims: list[str]) -> None:
     peers = [s for s in sims if s != "hoplab"]
     print("| scenario | " + " | ".join(f"{s} engine s" for s in sims) + " | "
-          + " | ".join(f"{p} / hoplab engine" for p in peers) + " | "
+          + " | ".join(f"{p} / hoplab engine" for p in peers) + " | ns-2 / hoplab engine, per round: median (min-max) | "
           + " | ".join(f"{s} process s" for s in sims) + " | hoplab / ns-2 process | events M "
           + " / ".join(sims) + " | peak MB " + " / ".join(sims) + " |")
-    print("|---|" + "---:|" * (2 * len(sims) - 1) + "---:|" * (len(sims) + 1) + "---|---|")
+    print("|---|" + "---:|" * (2 * len(sims)) + "---:|" * (len(sims) + 1) + "---|---|")
     for r in rows:
         eng = {s: median_of(r.runs.get(s, []), "engine_s") for s in sims}
         proc = {s: median_of(r.runs.get(s, []), "process_s") for s in sims}
@@ -215,6 +228,7 @@ def print_table(rows: list[Row], sims: list[str]) -> None:
             return f"> {r.timeouts[s]} s" if s in r.timeouts and not r.runs.get(s) else fmt(v)
 
         cells = [cell(s, eng[s]) for s in sims] + [fmt(eng[p] / eng["hoplab"], 1) for p in peers]
+        cells.append(paired_ratios(r, "ns-2"))
         cells += [cell(s, proc[s]) for s in sims] + [fmt(proc["hoplab"] / proc["ns-2"], 2)]
         cells.append(" / ".join(fmt(median_of(r.runs.get(s, []), "events") / 1e6, 2) for s in sims))
         cells.append(" / ".join(fmt(median_of(r.runs.get(s, []), "rss_mb"), 0) for s in sims))
