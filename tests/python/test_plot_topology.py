@@ -45,9 +45,9 @@ def test_disconnected_flow_says_no_path():
 
 @pytest.mark.parametrize("spacing, delivers", [(249.0, True), (251.5, False)])
 def test_range_is_the_engines(spacing, delivers):
-    # tx_range_m mirrors propagation.rs: a 1-hop flow just inside it delivers, just outside nothing.
+    # tx_range_m is the engine's range: a 1-hop flow just inside it delivers, just outside nothing.
     sc = hoplab.scenario.chain(1, spacing=spacing, duration=2.0, timeseries=False)
-    assert geo.tx_range_m(geo.resolved(sc)["radio"]) == pytest.approx(250.0, abs=0.1)
+    assert geo.tx_range_m(sc) == pytest.approx(250.0, abs=0.1)
     assert (hoplab.run(sc, seed=1).flows["bytes_delivered"].iloc[0] > 0) == delivers
 
 

@@ -197,6 +197,14 @@ fn unconnected_flows(text: &str, fmt: &str, seed: Option<u64>) -> PyResult<(f64,
     Ok((range, flows.into_iter().map(|i| (i, sc.flows[i as usize].src, sc.flows[i as usize].dst)).collect()))
 }
 
+/// The radio's decode range in metres, as the engine resolves it (what
+/// `plot topology` draws). Raises ScenarioError.
+#[pyfunction]
+fn tx_range_m(text: &str, fmt: &str) -> PyResult<f64> {
+    let (sc, _) = parse(text, fmt)?;
+    Ok(hoplab_sim::tx_range_m(&sc))
+}
+
 /// The scenario with every default filled in and its routing preset
 /// resolved, as TOML. Raises ScenarioError.
 #[pyfunction]
@@ -229,6 +237,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(resolved_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(unconnected_flows, m)?)?;
+    m.add_function(wrap_pyfunction!(tx_range_m, m)?)?;
     m.add_function(wrap_pyfunction!(schema_reference, m)?)?;
     Ok(())
 }

@@ -44,7 +44,7 @@ pub use results::{
 pub use scenario::{Scenario, ScenarioError};
 pub use trace::TraceRow;
 pub use world::{run, run_with};
-pub use world::unconnected_at_start;
+pub use world::{tx_range_m, unconnected_at_start};
 
 /// What a scenario will cost before it runs (events, memory) and the limits
 /// above which it is refused.

@@ -522,7 +522,12 @@ fn pct(a: u64, b: u64) -> f64 {
     100.0 * ratio(a, b)
 }
 
-/// Run a validated scenario with `seed` and return its results.
+/// The radio's decode range in metres as the engine resolves it (the link
+/// rule of the oracle; what `plot topology` draws).
+pub fn tx_range_m(sc: &Scenario) -> f64 {
+    RadioParams::from_config(&sc.radio).tx_range
+}
+
 /// (In the world, not the oracle: it places the nodes as a run does, and
 /// the oracle stays below the world.)
 /// The flows of a scenario whose ends have no path between them when they
@@ -532,7 +537,7 @@ fn pct(a: u64, b: u64) -> f64 {
 /// run's `oracle_paths` come from, without running.
 pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, Vec<u32>) {
     use crate::mobility::config::MobilityModel;
-    let params = crate::phy::RadioParams::from_config(&sc.radio);
+    let params = RadioParams::from_config(&sc.radio);
     let range = params.tx_range;
     if sc.mobility.model != MobilityModel::Legs || !sc.mobility.legs.is_empty() {
         return (range, Vec::new());
@@ -545,6 +550,7 @@ pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, 
     (range, start.iter().zip(&windows).filter(|(h, _)| **h == Some(0)).map(|(_, w)| w.flow).collect())
 }
 
+/// Run a validated scenario with `seed` and return its results.
 pub fn run(sc: &Scenario, seed: u64) -> RunOutput {
     run_with(sc, seed, &mut RunControl::default()).expect("a default control never cancels")
 }

@@ -1,25 +1,17 @@
 """Where a scenario's nodes are at a time, which pairs are in radio range,
 and a flow's shortest path: the facts `plot topology` draws.
 
-The engine does not report its resolved range, so `tx_range_m` computes it
-as crates/hoplab-sim/src/phy/propagation.rs does (`RadioParams::from_config`,
-`PathLoss::range_for_power`); tests/python/test_plot_topology.py checks it
-against runs just inside and just outside it. Links follow the oracle's
-true topology (oracle.rs: linked while the distance is at most tx_range).
+The radio's range is the engine's own (`_core.tx_range_m`, the link rule
+of oracle.rs: linked while the distance is at most that range).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections import deque
 from typing import Any, Mapping
 
 import numpy as np
-
-SPEED_OF_LIGHT = 299_792_458.0  # m/s, as propagation.rs
-FLAT_RANGE_M = 250.0  # propagation.rs PathLoss::from_config: Flat without tx_range_m
-
 
 def resolved(sc: Mapping[str, Any]) -> dict[str, Any]:
     """The scenario with every default filled in (the engine's own resolution;
@@ -31,21 +23,11 @@ def resolved(sc: Mapping[str, Any]) -> dict[str, Any]:
     return tomllib.loads(_core.resolved_scenario(json.dumps(sc), "json"))
 
 
-def tx_range_m(radio: Mapping[str, Any]) -> float:
-    """The decode range of a resolved `[radio]` table, in metres."""
-    prop = radio.get("propagation", "two_ray_ground")
-    if prop == "flat":
-        return float(radio.get("tx_range_m", FLAT_RANGE_M))
-    if "tx_range_m" in radio:  # a range given as a distance is the range
-        return float(radio["tx_range_m"])
-    pt, loss, p = float(radio["tx_power_w"]), float(radio["system_loss"]), float(radio["rx_threshold_w"])
-    lam = SPEED_OF_LIGHT / float(radio["frequency_hz"])
-    friis = math.sqrt(pt * lam * lam / ((4 * math.pi) ** 2 * p * loss))
-    if prop == "free_space":
-        return friis
-    h = float(radio["antenna_height_m"])
-    two_ray = (pt * h ** 4 / (p * loss)) ** 0.25
-    return two_ray if two_ray >= 4 * math.pi * h * h / lam else friis  # beyond the crossover: two-ray
+def tx_range_m(sc: Mapping[str, Any]) -> float:
+    """The decode range of scenario ``sc``, in metres, as the engine resolves it."""
+    from .. import _core
+
+    return _core.tx_range_m(json.dumps(sc), "json")
 
 
 def positions_at(movement: Any, t: float, nodes: int) -> np.ndarray:

@@ -114,7 +114,7 @@ def topology(source: Any, *, at: float = 0.0, seed: int | None = None, circles: 
         raise PlotError("at", f"{at:g} s is outside the run (0 to {duration:g} s)")
     n = int(movement["node"].max()) + 1
     pos = geo.positions_at(movement, at, n)
-    r = geo.tx_range_m(sc["radio"])
+    r = geo.tx_range_m(sc)
     pairs = geo.links(pos, r) if n <= MAX_LINKED else []
     ringed = _circled(circles, n, flows)
 
