@@ -58,7 +58,11 @@ def _run(argv: list[str] | None) -> int:
     except click.ClickException as e:  # HoplabError (2), usage errors (2)
         e.show()
         return e.exit_code
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as e:
+        # click turns a KeyboardInterrupt inside its own parsing or the lazy
+        # import of a command into Abort (click core.py, BaseCommand.main).
+        if isinstance(e.__cause__, KeyboardInterrupt):
+            return _interrupted()
         click.echo("Aborted!", err=True)
         return 1
     except _core.ScenarioError as e:
