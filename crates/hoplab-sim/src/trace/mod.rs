@@ -7,6 +7,8 @@
 //! Tracing only records: it never changes what the simulation does, so a
 //! traced run has the same event hash as an untraced one.
 
+pub mod event;
+
 use crate::net::DropReason;
 use crate::time::SimTime;
 use crate::wire::{Body, Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
