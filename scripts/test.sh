@@ -12,6 +12,8 @@ MPLCONFIGDIR="$(mktemp -d "${TMPDIR:-/tmp}/hoplab-mpl.XXXXXX")"
 export MPLCONFIGDIR
 trap 'rm -rf "$MPLCONFIGDIR"' EXIT
 
+"$here/system-deps.sh"
+
 echo "== cargo test --release --workspace"
 cargo test --release --workspace
 
