@@ -235,3 +235,16 @@ def test_names_with_line_breaks_stay_on_one_line(tmp_path):
     # found by test_fuzz_designs: a base file name with a record separator (str.splitlines breaks there)
     line = _cli_error(tmp_path, 'base = "a\\u001eb\\nc"\n', r"base: ")
     assert r"a\x1eb\nc" in line
+
+
+def test_numpy_levels_and_seeds_in_a_python_design_are_plain_values():
+    # Before: "a int64 is not a design value" (the design's walk knew no
+    # numpy, unlike the scenario's); now one walk (hoplab._plain) serves both.
+    np = pytest.importorskip("numpy")
+    d = Design.from_dict({"base": "example:chain", "seeds": np.array([3, 4]),
+                          "factors": {"tcp.max_cwnd": np.arange(1, 3), "duration_s": [np.float64(5.0)]}})
+    runs = d.expand()
+    assert [(r.scenario["tcp"]["max_cwnd"], r.scenario["seed"]) for r in runs] == [(1, 3), (1, 4), (2, 3), (2, 4)]
+    assert all(type(r.scenario["tcp"]["max_cwnd"]) is int for r in runs)
+    with pytest.raises(DesignError, match=r'factors."tcp.max_cwnd"\[1\]: must be a finite number, not nan'):
+        Design.from_dict({"base": "example:chain", "factors": {"tcp.max_cwnd": [1, np.float64("nan")]}})

@@ -42,7 +42,6 @@ then the next (seed 000 §3); *randomised* shuffles all runs with
 from __future__ import annotations
 
 import copy
-import datetime as _dt
 import functools
 import hashlib
 import itertools
@@ -59,6 +58,7 @@ from typing import Any, Mapping
 from .. import _core, overrides
 from . import derive as _derive
 from .._error_text import tidy, tomllib_error_parts
+from .._plain import NotPlain, plain
 from .._schema import SCHEMA
 from .._resources import example_ref, example_text
 from .._safe_read import read_text_bounded
@@ -144,28 +144,21 @@ def _key_text(where: str, key: Any) -> str:
     return f"{where}.{k}" if k.replace("_", "").isalnum() else f'{where}."{k}"'
 
 
-def check_plain(value: Any, where: str = "") -> None:
-    """Refuse what a scenario cannot hold: a TOML date or time, a value of
-    another type than TOML's tables, arrays, strings, numbers and booleans
-    (or JSON's null), or nesting deeper than MAX_DEPTH. Iterative, so a value
-    nested thousands deep is refused, not a RecursionError; the error names
-    the field (down to the level's field, beyond which paths grow long)."""
-    stack = [(value, where, 0)]
-    while stack:
-        v, at, depth = stack.pop()
-        if isinstance(v, (_dt.date, _dt.time)):  # datetime is a date
-            raise DesignError(at, f"a TOML date or time ({v.isoformat()}) is not a scenario value "
-                              "(quote it to give a string)")
-        if isinstance(v, Mapping) or isinstance(v, (list, tuple)):
-            if depth >= MAX_DEPTH:
-                raise DesignError(at, f"arrays or tables nested more than {MAX_DEPTH} deep")
-            deeper = depth < 4  # name fields down to factors.NAME.LEVEL.FIELD, then keep the path
-            if isinstance(v, Mapping):
-                stack.extend((x, _key_text(at, k) if deeper else at, depth + 1) for k, x in v.items())
-            else:
-                stack.extend((x, f"{at}[{i}]" if deeper else at, depth + 1) for i, x in enumerate(v))
-        elif v is not None and not isinstance(v, (str, int, float)):  # bool is an int
-            raise DesignError(at, f"a {type(v).__name__} is not a design value")
+def check_plain(value: Any, where: str = "") -> Any:
+    """``value`` with Python's own types only (numpy scalars and arrays
+    converted), or DesignError for what a scenario cannot hold: a TOML date
+    or time, another type than TOML's, a non-finite number, nesting deeper
+    than MAX_DEPTH (hoplab._plain: one walk for designs and scenarios). The
+    error names the field down to the level's field, beyond which paths grow
+    long."""
+    try:
+        return plain(value, max_depth=MAX_DEPTH)
+    except NotPlain as e:
+        at = where
+        for k in e.path[:4]:  # factors.NAME.LEVEL.FIELD
+            at = f"{at}[{k}]" if isinstance(k, int) else _key_text(at, k)
+        reason = e.reason.replace("scenario value", "design value") if "not a scenario value (" in e.reason else e.reason
+        raise DesignError(at, reason) from None
 
 
 def _check_factor_name(where: str, name: str) -> None:
@@ -370,7 +363,7 @@ def _load_base(base: Any, base_dir: Path | None) -> tuple[dict[str, Any], str]:
     if not isinstance(d, dict):
         raise DesignError("base", f"{base}: not a table")
     try:
-        check_plain(d)
+        d = check_plain(d)
     except DesignError as e:
         raise DesignError("base", f"{base}: {e}") from None
     return d, base
@@ -405,7 +398,8 @@ class Design:
         if unknown:
             raise DesignError(unknown[0], f"unknown design key (known: {', '.join(sorted(_TOP_KEYS))})")
         # Before anything copies or recurses into it (`base` may be a Path from Python).
-        check_plain({k: v for k, v in d.items() if not (k == "base" and isinstance(v, Path))})
+        checked = check_plain({k: v for k, v in d.items() if not (k == "base" and isinstance(v, Path))})
+        d = {k: checked.get(k, v) for k, v in d.items()}
         self.source = source
         self.raw = copy.deepcopy(dict(d))
         name = d.get("name", "design")
