@@ -43,7 +43,8 @@ pub use results::{
 };
 pub use scenario::{Scenario, ScenarioError};
 pub use trace::TraceRow;
-pub use world::{run, run_with};
+pub use world::{run, run_traced, run_with, RunError};
+pub use trace::tap::TraceError;
 pub use world::{tx_range_m, unconnected_at_start};
 
 /// What a scenario will cost before it runs (events, memory) and the limits
