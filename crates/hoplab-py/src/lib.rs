@@ -181,7 +181,8 @@ fn validate_json(text: &str) -> PyResult<String> {
 
 /// The cost estimate (hoplab_sim::cost) of a JSON scenario, without
 /// refusing: `{"cells", "neighbours", "events_per_s", "events",
-/// "memory_bytes", "limit_events", "limit_memory_bytes"}`. Parses
+/// "memory_bytes", "disk_bytes", "limit_events", "limit_memory_bytes",
+/// "limit_disk_bytes"}` (disk: the streamed trace files). Parses
 /// the structure only (no validation); raises ScenarioError if it cannot.
 #[pyfunction]
 fn estimate_cost_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
