@@ -7,7 +7,7 @@
 
 use super::event::{TraceEvent, TraceSink};
 use super::row::TraceRow;
-use crate::results::columns::Table;
+use crate::results::columns::{whole_ns, Table};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -71,9 +71,10 @@ fn py_str(s: &str, out: &mut String) {
     }
 }
 
-/// One row's line, "\n" included.
+/// One row's line, "\n" included. Times at the engine's resolution, as
+/// every table's columns give them (results::columns::whole_ns).
 pub fn line(r: &TraceRow, out: &mut String) {
-    py_float(r.time_s, out);
+    py_float(whole_ns(r.time_s), out);
     let _ = write!(out, ",{},", r.node);
     py_str(r.layer, out);
     out.push(',');
@@ -83,7 +84,7 @@ pub fn line(r: &TraceRow, out: &mut String) {
     let _ = write!(out, ",{},{},{},{},{},", r.src, r.dst, r.seq, if r.retry { "True" } else { "False" }, r.uid);
     py_str(r.packet_type, out);
     let _ = write!(out, ",{},{},{},{},", r.packet_src, r.packet_dst, r.tcp_seq, r.size_bytes);
-    py_float(r.airtime_s, out);
+    py_float(whole_ns(r.airtime_s), out);
     out.push(',');
     py_str(r.reason, out);
     out.push('\n');
