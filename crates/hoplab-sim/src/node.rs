@@ -178,10 +178,44 @@ impl Node {
 
     fn count_drop(&mut self, ctx: &mut Ctx, reason: DropReason, ptype: PacketType, p: Option<&Packet>) {
         *self.stats.drops.entry((reason, ptype)).or_insert(0) += 1;
+        if ctx.tap.is_some() {
+            self.trace_drop(ctx, reason, ptype, p);
+        }
+    }
+
+    // The hooks' work lives out of line and cold: with tracing off, each hook
+    // is one test of `ctx.tap`.
+
+    #[cold]
+    #[inline(never)]
+    fn trace_drop(&self, ctx: &mut Ctx, reason: DropReason, ptype: PacketType, p: Option<&Packet>) {
         if let Some(tap) = ctx.tap.as_deref_mut() {
             let pos = ctx.channel.position(self.id);
             let layer = drop_layer(reason);
             tap.report(&TraceEvent { time: ctx.now, node: self.id, layer, what: What::Drop, frame: None, packet: p, ptype, reason: Some(reason), airtime: None, pos });
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_frame(&self, ctx: &mut Ctx, layer: Layer, what: What, f: &Frame, airtime: Option<Dur>) {
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            tap.report(&frame_event(ctx.now, self.id, ctx.channel.position(self.id), layer, what, f, airtime));
+        }
+    }
+
+    /// A reception ended (`tx` still in the table).
+    #[cold]
+    #[inline(never)]
+    fn trace_rx_end(&self, ctx: &mut Ctx, tx: u32, outcome: RxOutcome) {
+        let what = match outcome {
+            RxOutcome::Ok => (Layer::Mac, What::Recv),
+            RxOutcome::Collision => (Layer::Phy, What::Collision),
+            RxOutcome::TooWeak => (Layer::Phy, What::Weak),
+            RxOutcome::NotLocked => return,
+        };
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            tap.report(&frame_event(ctx.now, self.id, ctx.channel.position(self.id), what.0, what.1, ctx.txs.get(tx), None));
         }
     }
 
@@ -192,6 +226,14 @@ impl Node {
     /// A packet event at the agent or routing layer, for the tap.
     #[inline]
     fn trace_packet(&self, ctx: &mut Ctx, layer: Layer, what: What, p: &Packet) {
+        if ctx.tap.is_some() {
+            self.trace_packet_cold(ctx, layer, what, p);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_packet_cold(&self, ctx: &mut Ctx, layer: Layer, what: What, p: &Packet) {
         if let Some(tap) = ctx.tap.as_deref_mut() {
             tap.report(&packet_event(ctx.now, self.id, ctx.channel.position(self.id), layer, what, p));
         }
@@ -229,16 +271,8 @@ impl Node {
             }
             Event::RxEnd { tx } => {
                 let outcome = self.radio.signal_end(tx);
-                if let Some(tap) = ctx.tap.as_deref_mut() {
-                    let what = match outcome {
-                        RxOutcome::Ok => Some((Layer::Mac, What::Recv)),
-                        RxOutcome::Collision => Some((Layer::Phy, What::Collision)),
-                        RxOutcome::TooWeak => Some((Layer::Phy, What::Weak)),
-                        RxOutcome::NotLocked => None,
-                    };
-                    if let Some((layer, what)) = what {
-                        tap.report(&frame_event(now, self.id, ctx.channel.position(self.id), layer, what, ctx.txs.get(tx), None));
-                    }
+                if ctx.tap.is_some() {
+                    self.trace_rx_end(ctx, tx, outcome);
                 }
                 let frame = ctx.txs.get(tx);
                 match outcome {
@@ -348,6 +382,9 @@ impl Node {
         }
     }
 
+    // Inlined into `shuttle` as before the trace hooks grew it (cachegrind:
+    // docs/BENCHMARKS.md, issue 24).
+    #[inline(always)]
     fn on_mac_event(&mut self, ev: MacEvent, ctx: &mut Ctx) {
         let now = ctx.now;
         match ev {
@@ -427,8 +464,8 @@ impl Node {
     fn transmit(&mut self, frame: Frame, ctx: &mut Ctx) {
         let now = ctx.now;
         let airtime = self.mac.airtime(&frame);
-        if let Some(tap) = ctx.tap.as_deref_mut() {
-            tap.report(&frame_event(now, self.id, ctx.channel.position(self.id), Layer::Mac, What::Send, &frame, Some(airtime)));
+        if ctx.tap.is_some() {
+            self.trace_frame(ctx, Layer::Mac, What::Send, &frame, Some(airtime));
         }
         self.radio.start_tx();
         let links = ctx.channel.links(self.id);
