@@ -7,7 +7,6 @@
 
 use super::event::{TraceEvent, TraceSink};
 use super::row::TraceRow;
-use crate::results::columns::{whole_ns, Table};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -71,10 +70,9 @@ fn py_str(s: &str, out: &mut String) {
     }
 }
 
-/// One row's line, "\n" included. Times at the engine's resolution, as
-/// every table's columns give them (results::columns::whole_ns).
+/// One row's line, "\n" included.
 pub fn line(r: &TraceRow, out: &mut String) {
-    py_float(whole_ns(r.time_s), out);
+    py_float(r.time_s, out);
     let _ = write!(out, ",{},", r.node);
     py_str(r.layer, out);
     out.push(',');
@@ -84,16 +82,19 @@ pub fn line(r: &TraceRow, out: &mut String) {
     let _ = write!(out, ",{},{},{},{},{},", r.src, r.dst, r.seq, if r.retry { "True" } else { "False" }, r.uid);
     py_str(r.packet_type, out);
     let _ = write!(out, ",{},{},{},{},", r.packet_src, r.packet_dst, r.tcp_seq, r.size_bytes);
-    py_float(whole_ns(r.airtime_s), out);
+    py_float(r.airtime_s, out);
     out.push(',');
     py_str(r.reason, out);
     out.push('\n');
 }
 
-/// The header line: the table's column names.
+/// The header line: the `trace` table's column names (a test checks them
+/// against the table's schema; written out so that trace/ needs nothing
+/// from results/, which holds the table).
+pub const HEADER: &str = "time_s,node,layer,event,frame,src,dst,seq,retry,uid,packet_type,packet_src,packet_dst,tcp_seq,size_bytes,airtime_s,reason\n";
+
 pub fn header() -> String {
-    let names: Vec<&str> = TraceRow::SCHEMA.columns.iter().map(|c| c.name).collect();
-    names.join(",") + "\n"
+    HEADER.to_string()
 }
 
 pub struct CsvSink {
@@ -151,6 +152,13 @@ mod tests {
             let t = ns as f64 * 1e-9;
             assert_eq!(f(t).parse::<f64>().unwrap(), t);
         }
+    }
+
+    #[test]
+    fn the_header_is_the_tables_columns() {
+        use crate::results::columns::Table;
+        let names: Vec<&str> = TraceRow::SCHEMA.columns.iter().map(|c| c.name).collect();
+        assert_eq!(HEADER, names.join(",") + "\n");
     }
 
     #[test]

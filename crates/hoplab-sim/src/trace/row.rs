@@ -91,7 +91,9 @@ impl TraceRow {
             _ => "",
         };
         TraceRow {
-            time_s: ev.time.as_secs_f64(),
+            // The double nearest the nanosecond count (one correctly rounded
+            // division), as every table's times are (results::columns::whole_ns).
+            time_s: ev.time.0 as f64 / 1e9,
             node: ev.node,
             layer: ev.layer.name(),
             event: ev.what.name(),
@@ -110,7 +112,7 @@ impl TraceRow {
                 (None, Some(p)) => p.size() as i64,
                 (None, None) => -1,
             },
-            airtime_s: ev.airtime.map_or(f64::NAN, |a| a.as_secs_f64()),
+            airtime_s: ev.airtime.map_or(f64::NAN, |a| a.0 as f64 / 1e9),
             reason: match (ev.what, ev.reason) {
                 (What::Drop, Some(r)) => r.code(),
                 _ => kind,
