@@ -63,6 +63,7 @@ PATHS = [
     "flows.0.src", "flows.0.dst", "flows.0.start_s", "flows.0.stop_s", "flows.0.bytes", "flows.0.rate_kbps",
     "flows.0.packet_size_bytes", "mobility.step_m", "link.arp", "link.arp_queue_limit", "lred.enabled",
     "lred.max_p", "output.trace", "seed", "name", "duration_s",
+    "trace.formats", "trace.nodes", "trace.layers", "trace.events", "trace.start_s", "trace.end_s", "trace.pcap",
     "routing.aodv.hello_interval_s", "routing.olsr.tc_interval_s", "routing.dsdv.periodic_update_s",
     "routing.dsr.request_period_s", "routing.aodv.active_route_timeout_s", "routing.preset",
     # deprecated names (aliases of duration_s, tcp.mss_bytes): accepted alone, refused beside the new one

@@ -43,13 +43,14 @@ pub use results::{
 };
 pub use scenario::{Scenario, ScenarioError};
 pub use trace::TraceRow;
-pub use world::{run, run_with};
+pub use world::{run, run_traced, run_with, RunError};
+pub use trace::tap::TraceError;
 pub use world::{tx_range_m, unconnected_at_start};
 
 /// What a scenario will cost before it runs (events, memory) and the limits
 /// above which it is refused.
 pub mod cost {
-    pub use crate::scenario::cost::{estimate, estimate_json, Cost, Term, MAX_EVENTS, MAX_MEMORY_BYTES};
+    pub use crate::scenario::cost::{estimate, estimate_json, Cost, Term, MAX_DISK_BYTES, MAX_EVENTS, MAX_MEMORY_BYTES};
 }
 
 /// The scenario field table's generated reference (`hoplab config`,

@@ -16,8 +16,9 @@ use crate::rng::Stream;
 use crate::net::{DropReason, RouteAction, Router};
 use crate::phy::{Channel, Radio, RxOutcome};
 use crate::queue::{EventQueue, Phase};
-use crate::time::SimTime;
-use crate::trace::Tracer;
+use crate::time::{Dur, SimTime};
+use crate::trace::event::{Layer, TraceEvent, What};
+use crate::trace::tap::Tap;
 use crate::wire::{Body, Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
 use crate::fasthash::FastMap;
 use std::collections::BTreeMap;
@@ -28,6 +29,29 @@ pub struct Ctx<'a> {
     pub queue: &'a mut EventQueue<Event>,
     pub channel: &'a mut Channel,
     pub txs: &'a mut TxTable,
+    /// The world's trace tap; None when nothing is traced (every hook is
+    /// then one branch).
+    pub tap: Option<&'a mut Tap>,
+}
+
+/// A frame event for the tap.
+fn frame_event<'f>(now: SimTime, node: NodeId, pos: (f64, f64), layer: Layer, what: What, f: &'f Frame, airtime: Option<Dur>) -> TraceEvent<'f> {
+    let ptype = f.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
+    TraceEvent { time: now, node, layer, what, frame: Some(f), packet: f.packet.as_ref(), ptype, reason: None, airtime, pos }
+}
+
+/// A packet event for the tap (AGT, RTR).
+fn packet_event(now: SimTime, node: NodeId, pos: (f64, f64), layer: Layer, what: What, p: &Packet) -> TraceEvent<'_> {
+    TraceEvent { time: now, node, layer, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, pos }
+}
+
+/// The tap's layer of a drop: ns-2 logs interface-queue drops at the IFQ
+/// level, which sits with the MAC here (cmu-trace.cc; seed 002 Appendix B).
+fn drop_layer(r: DropReason) -> Layer {
+    match r.layer() {
+        "RTR" => Layer::Rtr,
+        _ => Layer::Mac,
+    }
 }
 
 const ROUTER_TIMER: usize = MAC_TIMERS;
@@ -83,8 +107,6 @@ pub struct Node {
     pub arp: Option<Arp>,
     pub agents: Vec<Agent>,
     pub stats: NodeStats,
-    /// `[output] trace`: what this node sent, received and dropped.
-    pub trace: Option<Tracer>,
     /// `[lred] enabled`: link-layer ECN marking and its random stream.
     pub lred: Option<(LinkRed, Stream)>,
     /// Tests only (fault.rs): a fault applied to a data segment this node forwards.
@@ -134,7 +156,6 @@ impl Node {
             arp,
             agents,
             stats: NodeStats::default(),
-            trace: None,
             lred: None,
             fault: None,
             lred_retx_base: 0,
@@ -155,20 +176,66 @@ impl Node {
         }
     }
 
-    fn count_drop(&mut self, now: SimTime, reason: DropReason, ptype: PacketType, p: Option<&Packet>) {
+    fn count_drop(&mut self, ctx: &mut Ctx, reason: DropReason, ptype: PacketType, p: Option<&Packet>) {
         *self.stats.drops.entry((reason, ptype)).or_insert(0) += 1;
-        if let Some(t) = self.trace.as_mut() {
-            t.drop(now, self.id, reason, p, ptype);
+        if ctx.tap.is_some() {
+            self.trace_drop(ctx, reason, ptype, p);
         }
     }
 
-    fn drop_packet(&mut self, now: SimTime, reason: DropReason, p: &Packet) {
-        self.count_drop(now, reason, p.ptype(), Some(p));
+    // The hooks' work lives out of line and cold: with tracing off, each hook
+    // is one test of `ctx.tap`.
+
+    #[cold]
+    #[inline(never)]
+    fn trace_drop(&self, ctx: &mut Ctx, reason: DropReason, ptype: PacketType, p: Option<&Packet>) {
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            let pos = ctx.channel.position(self.id);
+            let layer = drop_layer(reason);
+            tap.report(&TraceEvent { time: ctx.now, node: self.id, layer, what: What::Drop, frame: None, packet: p, ptype, reason: Some(reason), airtime: None, pos });
+        }
     }
 
-    fn trace_frame(&mut self, now: SimTime, event: &'static str, f: &Frame) {
-        if let Some(t) = self.trace.as_mut() {
-            t.frame(now, self.id, event, f);
+    #[cold]
+    #[inline(never)]
+    fn trace_frame(&self, ctx: &mut Ctx, layer: Layer, what: What, f: &Frame, airtime: Option<Dur>) {
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            tap.report(&frame_event(ctx.now, self.id, ctx.channel.position(self.id), layer, what, f, airtime));
+        }
+    }
+
+    /// A reception ended (`tx` still in the table).
+    #[cold]
+    #[inline(never)]
+    fn trace_rx_end(&self, ctx: &mut Ctx, tx: u32, outcome: RxOutcome) {
+        let what = match outcome {
+            RxOutcome::Ok => (Layer::Mac, What::Recv),
+            RxOutcome::Collision => (Layer::Phy, What::Collision),
+            RxOutcome::TooWeak => (Layer::Phy, What::Weak),
+            RxOutcome::NotLocked => return,
+        };
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            tap.report(&frame_event(ctx.now, self.id, ctx.channel.position(self.id), what.0, what.1, ctx.txs.get(tx), None));
+        }
+    }
+
+    fn drop_packet(&mut self, ctx: &mut Ctx, reason: DropReason, p: &Packet) {
+        self.count_drop(ctx, reason, p.ptype(), Some(p));
+    }
+
+    /// A packet event at the agent or routing layer, for the tap.
+    #[inline]
+    fn trace_packet(&self, ctx: &mut Ctx, layer: Layer, what: What, p: &Packet) {
+        if ctx.tap.is_some() {
+            self.trace_packet_cold(ctx, layer, what, p);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_packet_cold(&self, ctx: &mut Ctx, layer: Layer, what: What, p: &Packet) {
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            tap.report(&packet_event(ctx.now, self.id, ctx.channel.position(self.id), layer, what, p));
         }
     }
 
@@ -204,17 +271,17 @@ impl Node {
             }
             Event::RxEnd { tx } => {
                 let outcome = self.radio.signal_end(tx);
-                let frame = ctx.txs.get(tx);
-                if let (Some(t), Some(ev)) = (self.trace.as_mut(), outcome.trace_event()) {
-                    t.frame(now, self.id, ev, frame);
+                if ctx.tap.is_some() {
+                    self.trace_rx_end(ctx, tx, outcome);
                 }
+                let frame = ctx.txs.get(tx);
                 match outcome {
                     RxOutcome::Ok => self.mac.handle_rx(now, frame),
                     RxOutcome::Collision => {
                         if frame.dst == self.id || frame.dst == BROADCAST {
                             self.stats.rx_collisions += 1;
                             let ptype = frame.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
-                            // Counted, not traced again: the trace has it as "col" above.
+                            // Counted, not traced again: the tap had it as PHY "col" above.
                             *self.stats.drops.entry((DropReason::Col, ptype)).or_insert(0) += 1;
                         }
                         self.mac.handle_rx_error(now);
@@ -315,6 +382,9 @@ impl Node {
         }
     }
 
+    // Inlined into `shuttle` as before the trace hooks grew it (cachegrind:
+    // docs/BENCHMARKS.md, issue 24).
+    #[inline(always)]
     fn on_mac_event(&mut self, ev: MacEvent, ctx: &mut Ctx) {
         let now = ctx.now;
         match ev {
@@ -341,7 +411,7 @@ impl Node {
             }
             MacEvent::TxFailed { next_hop, packet } => {
                 self.lred_done(true);
-                self.drop_packet(now, DropReason::Ret, &packet);
+                self.drop_packet(ctx, DropReason::Ret, &packet);
                 // ns-2 sets no transmit-failure callback on ARP replies
                 // (arp.cc arpinput): the MAC just drops them.
                 if matches!(packet.body, Body::Arp(_)) {
@@ -353,8 +423,8 @@ impl Node {
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
             }
-            MacEvent::Duplicate { ptype } => self.count_drop(now, DropReason::Dup, ptype, None),
-            MacEvent::Withheld => self.count_drop(now, DropReason::Bsy, PacketType::Mac, None),
+            MacEvent::Duplicate { ptype } => self.count_drop(ctx, DropReason::Dup, ptype, None),
+            MacEvent::Withheld => self.count_drop(ctx, DropReason::Bsy, PacketType::Mac, None),
             // ARP is not IP: routing's promiscuous tap never sees it.
             MacEvent::Overheard { packet, .. } if matches!(packet.body, Body::Arp(_)) => {}
             MacEvent::Overheard { from, to, packet } => {
@@ -393,8 +463,10 @@ impl Node {
     /// says we reach gets the start and end of the signal.
     fn transmit(&mut self, frame: Frame, ctx: &mut Ctx) {
         let now = ctx.now;
-        self.trace_frame(now, "tx", &frame);
         let airtime = self.mac.airtime(&frame);
+        if ctx.tap.is_some() {
+            self.trace_frame(ctx, Layer::Mac, What::Send, &frame, Some(airtime));
+        }
         self.radio.start_tx();
         let links = ctx.channel.links(self.id);
         ctx.txs.launch(ctx.queue, now, self.id, frame, airtime, links);
@@ -414,6 +486,7 @@ impl Node {
             }
             return;
         }
+        self.trace_packet(ctx, Layer::Rtr, What::Recv, &p);
         let mut acts = std::mem::take(&mut self.route_actions);
         self.router_touched = true;
         self.router.heard(now, from, &p, &mut acts);
@@ -425,6 +498,7 @@ impl Node {
                 self.stats.net.arrived(now, &p, flow, p.ptype() == PacketType::Ack);
                 self.router.delivered(now, from, &p, &mut acts);
                 if let Some(&k) = self.agent_of_flow.get(&flow) {
+                    self.trace_packet(ctx, Layer::Agt, What::Recv, &p);
                     self.agents[k].handle_packet(now, &p);
                     self.touch_agent(k);
                     self.agent_output(k, ctx);
@@ -435,7 +509,7 @@ impl Node {
                 // RFC 791: a forwarded datagram whose TTL reaches zero is discarded.
                 p.ttl = p.ttl.saturating_sub(1);
                 if p.ttl == 0 {
-                    self.drop_packet(now, DropReason::Ttl, &p);
+                    self.drop_packet(ctx, DropReason::Ttl, &p);
                 } else {
                     self.stats.forwarded += 1;
                     if let Some(f) = self.fault.as_mut() {
@@ -463,8 +537,10 @@ impl Node {
                 self.next_uid += 1;
                 let uid = (self.id as u64) << 40 | self.next_uid;
                 let mark = acts.len();
+                let packet = Packet::new(uid, self.id, dst, body, now);
+                self.trace_packet(ctx, Layer::Agt, What::Send, &packet);
                 self.router_touched = true;
-                self.router.route(now, Packet::new(uid, self.id, dst, body, now), &mut acts);
+                self.router.route(now, packet, &mut acts);
                 let sent = acts[mark..].iter().any(|a| matches!(a, RouteAction::Send { packet, .. } if packet.uid == uid));
                 if !sent {
                     self.stats.net.no_route(now, flow, dst);
@@ -489,6 +565,10 @@ impl Node {
                             self.stats.net.routed(now, flow);
                         }
                     }
+                    // ns-2 cmu-trace.cc: "s RTR" for what this node
+                    // originates, "f RTR" for what it relays.
+                    let what = if packet.src == self.id { What::Send } else { What::Forward };
+                    self.trace_packet(ctx, Layer::Rtr, what, &packet);
                     // Measurement is done above, once, as routing hands the
                     // packet down; ARP may hold it and release it later.
                     match self.arp.as_mut() {
@@ -498,17 +578,17 @@ impl Node {
                             self.apply_arp_out(&mut out, ctx);
                             self.arp_out = out;
                         }
-                        None => self.ifq_enqueue(now, packet, next_hop),
+                        None => self.ifq_enqueue(ctx, packet, next_hop),
                     }
                 }
-                RouteAction::Drop { packet, reason } => self.drop_packet(now, reason, &packet),
+                RouteAction::Drop { packet, reason } => self.drop_packet(ctx, reason, &packet),
                 RouteAction::Reclaim { next_hop } => {
                     let packets = self.ifq.purge(now, next_hop);
                     // A queued ARP reply is not routing's to salvage; ns-2
                     // AODV drops what it filters from the queue (CBK).
                     let (arp, packets): (Vec<Packet>, Vec<Packet>) = packets.into_iter().partition(|p| matches!(p.body, Body::Arp(_)));
                     for p in &arp {
-                        self.drop_packet(now, DropReason::Cbk, p);
+                        self.drop_packet(ctx, DropReason::Cbk, p);
                     }
                     let mut more = Vec::new();
                     self.router_touched = true;
@@ -534,7 +614,8 @@ impl Node {
         self.stats.net.recheck(now, |d| router.has_route(now, d));
     }
 
-    fn ifq_enqueue(&mut self, now: SimTime, packet: Packet, next_hop: NodeId) {
+    fn ifq_enqueue(&mut self, ctx: &mut Ctx, packet: Packet, next_hop: NodeId) {
+        let now = ctx.now;
         let uid = packet.uid;
         let data = matches!(packet.body, Body::Tcp(_) | Body::Udp(_));
         let dropped = self.ifq.enqueue(now, packet, next_hop);
@@ -545,7 +626,7 @@ impl Node {
             e.max_copies = e.max_copies.max(copies as u32);
         }
         if let Some(dropped) = dropped {
-            self.drop_packet(now, DropReason::Ifq, &dropped);
+            self.drop_packet(ctx, DropReason::Ifq, &dropped);
         }
     }
 
@@ -555,18 +636,18 @@ impl Node {
         let now = ctx.now;
         for o in out.drain(..) {
             match o {
-                ArpOut::Send { next_hop, packet } => self.ifq_enqueue(now, packet, next_hop),
+                ArpOut::Send { next_hop, packet } => self.ifq_enqueue(ctx, packet, next_hop),
                 ArpOut::Request(p) | ArpOut::Reply(p) => {
                     let kind = if matches!(p.body, Body::Arp(ref m) if m.reply) { "arp.reply" } else { "arp.request" };
                     self.stats.net.count_sent(kind, p.size());
                     let dst = p.dst;
-                    self.ifq_enqueue(now, p, dst);
+                    self.ifq_enqueue(ctx, p, dst);
                 }
-                ArpOut::Drop { packet, reason } => self.drop_packet(now, reason, &packet),
+                ArpOut::Drop { packet, reason } => self.drop_packet(ctx, reason, &packet),
                 ArpOut::Failed { next_hop, packet } => {
                     if let Router::Static(_) = self.router {
                         // A static route has nowhere else to go.
-                        self.drop_packet(now, DropReason::Arp, &packet);
+                        self.drop_packet(ctx, DropReason::Arp, &packet);
                     } else {
                         // ns-2 arp.cc: the held packet goes to the transmit-
                         // failure callback, routing's link-failure handler.

@@ -20,7 +20,8 @@ use crate::queue::Phase;
 use crate::scenario::{ArpKind, FlowKind, RoutingConfig, Scenario, Topology};
 use crate::tcp::TcpConfig;
 use crate::time::SimTime;
-use crate::trace::{self, Tracer};
+use crate::trace::filter::Filter;
+use crate::trace::tap::{Tap, TraceError};
 use crate::wire::NodeId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -37,7 +38,28 @@ pub struct World {
     scenario: Scenario,
     seed: u64,
     movers: Vec<Mover>,
+    /// The trace tap; None when nothing is traced.
+    tap: Option<Tap>,
 }
+
+/// Why a run ended before its end.
+#[derive(Debug)]
+pub enum RunError {
+    /// Its control stopped it.
+    Cancelled(Cancelled),
+    /// A trace file could not be written.
+    Trace(TraceError),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Cancelled(c) => c.fmt(f),
+            RunError::Trace(t) => t.fmt(f),
+        }
+    }
+}
+impl std::error::Error for RunError {}
 
 /// Node positions for a topology; random ones come from the seed.
 pub fn positions(t: &Topology, seed: u64) -> Vec<(f64, f64)> {
@@ -122,7 +144,6 @@ impl World {
                     ArpKind::Queue => Some(Arp::new(id, ArpMode::Queue(sc.link.arp_queue_limit))),
                 };
                 let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag);
-                node.trace = sc.output.trace.then(Tracer::default);
                 if sc.lred.enabled {
                     let l = &sc.lred;
                     let p = crate::net::lred::LredParams { min_th: l.min_th, max_th: l.max_th, max_p: l.max_p, weight: l.weight };
@@ -143,6 +164,8 @@ impl World {
             scenario: sc.clone(),
             seed,
             movers,
+            // The in-memory table now; files when `stream_trace` opens them.
+            tap: sc.output.trace.then(|| Tap::new(Filter::new(&sc.trace, n, end), true, Vec::new())),
         };
         for (i, m) in w.movers.iter().enumerate() {
             if let Some(t) = m.next_update(SimTime::ZERO) {
@@ -150,22 +173,37 @@ impl World {
             }
         }
         for node in &mut w.nodes {
-            let mut ctx = Ctx { now: SimTime::ZERO, queue: &mut w.queue, channel: &mut w.channel, txs: &mut w.txs };
+            let mut ctx = Ctx { now: SimTime::ZERO, queue: &mut w.queue, channel: &mut w.channel, txs: &mut w.txs, tap: None };
             node.sync_timers(&mut ctx);
         }
         w
+    }
+
+    /// Stream the `[trace]` formats into files in `dir` (which must exist)
+    /// as the run goes. Call before running.
+    pub fn stream_trace(&mut self, dir: &std::path::Path) -> Result<(), TraceError> {
+        let files = crate::trace::open::sinks(&self.scenario.trace, dir)?;
+        if files.is_empty() {
+            return Ok(());
+        }
+        let filter = Filter::new(&self.scenario.trace, self.nodes.len(), self.end);
+        self.tap = Some(Tap::new(filter, self.scenario.output.trace, files));
+        Ok(())
     }
 
     /// Process events up to the end of the run.
     #[cfg_attr(not(test), allow(dead_code))]
     pub fn run(&mut self) {
         let done = self.run_controlled(&mut RunControl::default(), std::time::Instant::now());
-        debug_assert!(done.is_ok(), "a default control never cancels");
+        debug_assert!(done.is_ok(), "a default control never cancels: {done:?}");
     }
 
     /// Process events up to the end of the run, looking at `ctl` every
     /// `control::CHECK_EVERY` popped events; `Err` if it stopped the run.
-    pub fn run_controlled(&mut self, ctl: &mut RunControl, started: std::time::Instant) -> Result<(), Cancelled> {
+    // Not inlined into `run_traced`: the loop compiles as it did before
+    // the tap (cachegrind: docs/BENCHMARKS.md, issue 24).
+    #[inline(never)]
+    pub fn run_controlled(&mut self, ctl: &mut RunControl, started: std::time::Instant) -> Result<(), RunError> {
         let mut check = Checker::new(ctl, started);
         let mut popped: u64 = 0;
         let end_s = self.end.as_secs_f64();
@@ -174,9 +212,16 @@ impl World {
                 break;
             }
             popped += 1;
-            if popped.is_multiple_of(CHECK_EVERY) && check.should_stop(t.as_secs_f64(), end_s, self.events) {
-                self.now = t;
-                return Err(Cancelled { at_s: t.as_secs_f64() });
+            if popped.is_multiple_of(CHECK_EVERY) {
+                // A trace file that failed ends the run at the next look.
+                if self.tap.as_ref().is_some_and(Tap::failed) {
+                    self.now = t;
+                    return Err(self.finish_trace().expect_err("the tap failed"));
+                }
+                if check.should_stop(t.as_secs_f64(), end_s, self.events) {
+                    self.now = t;
+                    return Err(RunError::Cancelled(Cancelled { at_s: t.as_secs_f64() }));
+                }
             }
             self.now = t;
             let (node, ev) = match ev {
@@ -196,7 +241,7 @@ impl World {
                 }
                 ev => (node, ev),
             };
-            let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs };
+            let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs, tap: self.tap.as_mut() };
             if self.nodes[node as usize].handle(ev, &mut ctx) {
                 self.events += 1;
                 // FNV-1a-style mix of (time, node, event): equal runs, equal hashes.
@@ -206,7 +251,15 @@ impl World {
             }
         }
         self.now = self.end;
-        Ok(())
+        self.finish_trace()
+    }
+
+    /// Flush the trace files; the first write error of the run, if any.
+    fn finish_trace(&mut self) -> Result<(), RunError> {
+        match self.tap.as_mut() {
+            Some(tap) => tap.finish().map_err(RunError::Trace),
+            None => Ok(()),
+        }
     }
 
     fn move_node(&mut self, node: NodeId) {
@@ -381,10 +434,14 @@ impl World {
             .into_iter()
             .map(|r| OraclePathRow { flow: r.flow, hops: r.hops, time_s: r.time_s })
             .collect();
-        let trace = trace::merge(self.nodes.iter_mut().filter_map(|n| n.trace.take()).map(|t| t.rows).collect());
+        let trace = self.tap.as_mut().map_or_else(Vec::new, Tap::take_rows);
+        let trace_files = self.tap.as_ref().map_or_else(Vec::new, |t| {
+            t.files().iter().map(|(p, n)| (p.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned()), *n)).collect()
+        });
         RunOutput {
             movement,
             trace,
+            trace_files,
             overhead,
             route_events,
             paths,
@@ -558,8 +615,21 @@ pub fn run(sc: &Scenario, seed: u64) -> RunOutput {
 /// `run`, stopped early (`Err`) when `ctl` says so; `ctl.tick` sees the
 /// progress. Same events and hash as `run` when not stopped.
 pub fn run_with(sc: &Scenario, seed: u64, ctl: &mut RunControl) -> Result<RunOutput, Cancelled> {
+    run_traced(sc, seed, ctl, None).map_err(|e| match e {
+        RunError::Cancelled(c) => c,
+        RunError::Trace(t) => unreachable!("no trace file without a directory: {t}"),
+    })
+}
+
+/// `run_with`, streaming the `[trace]` formats into files in `trace_dir`
+/// (which must exist; None: no files, only `[output] trace`'s table).
+/// `Err` also when a trace file cannot be written (the run ends there).
+pub fn run_traced(sc: &Scenario, seed: u64, ctl: &mut RunControl, trace_dir: Option<&std::path::Path>) -> Result<RunOutput, RunError> {
     let t0 = std::time::Instant::now();
     let mut w = World::new(sc, seed);
+    if let Some(dir) = trace_dir {
+        w.stream_trace(dir).map_err(RunError::Trace)?;
+    }
     w.run_controlled(ctl, t0)?;
     Ok(w.results(t0.elapsed().as_secs_f64()))
 }

@@ -18,7 +18,7 @@ fn acks_per_segment(tcp: &str) -> (u64, usize) {
     assert_eq!(f.stream_errors, 0);
     // Each ACK packet once, however many MAC attempts it took.
     let acks: HashSet<i64> = out.trace.iter()
-        .filter(|r| r.event == "tx" && r.node == 1 && r.frame == "DATA" && r.packet_type == "ack")
+        .filter(|r| r.event == "send" && r.layer == "MAC" && r.node == 1 && r.frame == "DATA" && r.packet_type == "ack")
         .map(|r| r.uid)
         .collect();
     eprintln!("{tcp:?}: {} ACKs for {} segments", acks.len(), f.packets_received);

@@ -20,7 +20,7 @@ fn trace_changes_nothing_and_accounts_for_every_frame_and_drop() {
     let t = &traced.trace;
     assert!(t.windows(2).all(|w| w[0].time_s <= w[1].time_s), "rows in time order");
     for n in &traced.nodes {
-        let sent = t.iter().filter(|r| r.node == n.node && r.event == "tx").count() as u64;
+        let sent = t.iter().filter(|r| r.node == n.node && r.event == "send" && r.layer == "MAC").count() as u64;
         assert_eq!(sent, n.mac_frames_sent, "node {}: tx rows", n.node);
     }
     // Drops in the trace match the counters (END is counted after the run).
@@ -29,7 +29,7 @@ fn trace_changes_nothing_and_accounts_for_every_frame_and_drop() {
         assert_eq!(rows, d.count, "{d:?}");
     }
     // It sees the chain at work: DATA decoded hop by hop, frames sensed two hops away.
-    let data_rx = t.iter().filter(|r| r.event == "rx" && r.frame == "DATA").count();
+    let data_rx = t.iter().filter(|r| r.event == "recv" && r.layer == "MAC" && r.frame == "DATA").count();
     assert!(data_rx > 500, "a 10 s 4-hop transfer decodes hundreds of DATA frames ({data_rx})");
     assert!(t.iter().any(|r| r.event == "weak"), "nodes two hops away sense frames they cannot decode");
 }

@@ -21,7 +21,7 @@ fn a_finite_transfer_completes_when_its_last_ack_arrives() {
     let last_ack = out
         .trace
         .iter()
-        .filter(|r| r.node == 0 && r.event == "rx" && r.frame == "DATA" && r.dst == 0 && r.packet_type == "ack" && r.tcp_seq == 69)
+        .filter(|r| r.node == 0 && r.event == "recv" && r.layer == "MAC" && r.frame == "DATA" && r.dst == 0 && r.packet_type == "ack" && r.tcp_seq == 69)
         .map(|r| r.time_s)
         .fold(f64::INFINITY, f64::min);
     assert!(last_ack.is_finite(), "no ACK of the last segment in the trace");
@@ -41,7 +41,7 @@ fn start_and_stop_times_hold_for_tcp_and_cbr() {
         [[flows]]\nkind = \"cbr\"\nsrc = 2\ndst = 0\nstart_s = 1.0\nstop_s = 3.0\nrate_kbps = 64.0\npacket_size_bytes = 512\n";
     let out = run_toml(&chain(3, 12.0, extra), 1);
     let sent = |node: u32, ty: &str| -> Vec<(f64, i64)> {
-        out.trace.iter().filter(|r| r.node == node && r.event == "tx" && r.frame == "DATA" && r.packet_type == ty && r.packet_src == node as i64).map(|r| (r.time_s, r.tcp_seq)).collect()
+        out.trace.iter().filter(|r| r.node == node && r.event == "send" && r.layer == "MAC" && r.frame == "DATA" && r.packet_type == ty && r.packet_src == node as i64).map(|r| (r.time_s, r.tcp_seq)).collect()
     };
     // CBR: one datagram every 64 ms from 1 s while t < 3 s: 32 datagrams.
     assert_eq!(out.flows[1].packets_sent, 32);

@@ -57,19 +57,6 @@ pub enum RxOutcome {
     TooWeak,
 }
 
-impl RxOutcome {
-    /// The trace event this outcome is recorded as (none for a signal the
-    /// receiver was not locked on).
-    pub fn trace_event(self) -> Option<&'static str> {
-        match self {
-            RxOutcome::NotLocked => None,
-            RxOutcome::Ok => Some("rx"),
-            RxOutcome::Collision => Some("col"),
-            RxOutcome::TooWeak => Some("weak"),
-        }
-    }
-}
-
 use super::signals::InlineList;
 use crate::time::SimTime;
 

@@ -372,6 +372,9 @@ pub struct RunOutput {
     pub downloads: Vec<DownloadRow>,
     /// The shortest-path oracle (oracle.rs).
     pub oracle_paths: Vec<OraclePathRow>,
+    /// `[trace] formats`: each file streamed (its name in the trace
+    /// directory) and the events it holds (a CSV file's rows). Not a table.
+    pub trace_files: Vec<(String, u64)>,
 }
 
 impl RunOutput {
@@ -381,7 +384,7 @@ impl RunOutput {
     pub fn tables(&self) -> Vec<Box<dyn Columns + '_>> {
         // Destructured, so that a field added to RunOutput without a place
         // here does not compile.
-        let RunOutput { info, flows, nodes, drops, timeseries, overhead, route_events, paths, outages, trace, movement, downloads, oracle_paths } = self;
+        let RunOutput { info, flows, nodes, drops, timeseries, overhead, route_events, paths, outages, trace, movement, downloads, oracle_paths, trace_files: _ } = self;
         vec![
             Box::new(std::slice::from_ref(info)),
             Box::new(flows.as_slice()),

@@ -9,6 +9,7 @@ use crate::mobility::config::{Mobility, Topology};
 use crate::net::config::{Link, Lred};
 use crate::phy::config::Radio;
 use crate::tcp::config::TcpParams;
+use crate::trace::config::TraceConfig;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -44,6 +45,9 @@ pub struct Scenario {
     pub flows: Vec<Flow>,
     #[serde(default)]
     pub output: Output,
+    /// Trace files streamed while the run goes, and the trace's filter.
+    #[serde(default)]
+    pub trace: TraceConfig,
     /// Link-layer ECN marking (LRED), off by default.
     #[serde(default)]
     pub lred: Lred,

@@ -19,8 +19,10 @@ pub struct Output {
     /// 1,000,000; default 50,000 (every change of a loaded 1-hop flow for
     /// about 800 s; at most ~2.4 MB per flow in the engine).
     pub timeseries_max_samples: u32,
-    /// Record the event trace (every frame sent and received, every drop):
-    /// the `trace` table. Off by default; it grows with traffic.
+    /// Record the event trace in memory (what every layer sent, received,
+    /// forwarded and dropped, filtered by `[trace]`): the `trace` table. Off
+    /// by default; it grows with traffic (`[trace] formats` streams it to
+    /// files instead).
     pub trace: bool,
 }
 

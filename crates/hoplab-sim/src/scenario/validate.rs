@@ -30,6 +30,7 @@ impl Scenario {
         self.validate_mobility(n)?;
         validate_tcp("tcp", &self.tcp)?;
         self.validate_lred()?;
+        self.validate_trace(n)?;
         for (i, f) in self.flows.iter().enumerate() {
             self.validate_flow(&format!("flows[{i}]"), f, n)?;
         }
@@ -157,6 +158,39 @@ impl Scenario {
         Ok(())
     }
 
+    /// `[trace]`: names from their lists (each once), nodes of the
+    /// topology, a window inside the run.
+    fn validate_trace(&self, n: usize) -> Result<(), ScenarioError> {
+        use crate::trace::config::{EVENTS, FORMATS, LAYERS, NS2_FORMATS, PACKET_TYPES, PCAP_MODES};
+        let t = &self.trace;
+        for (name, given, allowed) in [("formats", &t.formats, FORMATS), ("layers", &t.layers, LAYERS), ("packet_types", &t.packet_types, PACKET_TYPES), ("events", &t.events, EVENTS)] {
+            for (i, v) in given.iter().enumerate() {
+                if !allowed.contains(&v.as_str()) {
+                    return err(format!("trace.{name}[{i}]"), format!("unknown {name} entry {v:?}: expected one of {}", quoted(allowed)));
+                }
+                if given[..i].contains(v) {
+                    return err(format!("trace.{name}[{i}]"), format!("{v:?} is listed twice"));
+                }
+            }
+        }
+        for (name, v, allowed) in [("ns2_format", &t.ns2_format, NS2_FORMATS), ("pcap", &t.pcap, PCAP_MODES)] {
+            if !allowed.contains(&v.as_str()) {
+                return err(format!("trace.{name}"), format!("unknown value {v:?}: expected one of {}", quoted(allowed)));
+            }
+        }
+        for (i, &k) in t.nodes.iter().enumerate() {
+            if k as usize >= n {
+                return err(format!("trace.nodes[{i}]"), format!("node {k} does not exist (the topology has {n} nodes, 0..{})", n - 1));
+            }
+        }
+        let end = t.end_s.unwrap_or(self.duration);
+        if t.start_s >= end {
+            let which = if t.end_s.is_some() { "end_s" } else { "the end of the run" };
+            return err("trace.start_s", format!("{} s must be before {which} ({end} s)", t.start_s));
+        }
+        Ok(())
+    }
+
     fn validate_lred(&self) -> Result<(), ScenarioError> {
         let l = &self.lred;
         if l.max_th <= l.min_th {
@@ -261,6 +295,11 @@ fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         }
         _ => Ok(()),
     }
+}
+
+/// `"a", "b", "c"`.
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]

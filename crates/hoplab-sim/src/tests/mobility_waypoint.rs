@@ -253,7 +253,7 @@ fn decoded_frames_come_from_within_range_while_nodes_move() {
                  [[flows]]\nkind = \"ftp\"\nsrc = 2\ndst = 3\n";
     let sc = scenario(30, 1000.0, 1000.0, "speed_min_mps = 5.0\nspeed_max_mps = 15.0", 60.0, flows);
     let out = crate::run(&sc, 4);
-    let rx: Vec<_> = out.trace.iter().filter(|r| r.event == "rx" && r.src >= 0).collect();
+    let rx: Vec<_> = out.trace.iter().filter(|r| r.event == "recv" && r.layer == "MAC" && r.src >= 0).collect();
     assert!(rx.len() > 1000, "{} frames decoded", rx.len());
     let mut far = 0.0f64;
     for r in rx {

@@ -12,3 +12,4 @@ mod mobility_walk;
 mod mobility_waypoint;
 mod schema_props;
 mod stream_integrity;
+mod trace_stream;

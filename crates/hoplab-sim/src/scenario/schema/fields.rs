@@ -340,7 +340,17 @@ pub const FIELDS: &[Field] = &[
     o("output.timeseries", "bool", "our choice", "record cwnd/ssthresh/srtt/rto time series"),
     n("output.timeseries_interval_s", "float", S, Range::closed(0.0, 1e7, "0 keeps every change; at most the longest run"), "our choice (series.rs)", "keep the last change of each series per interval"),
     n("output.timeseries_max_samples", "integer", "samples", Range::closed(crate::series::MIN_MAX_SAMPLES as f64, crate::series::MAX_MAX_SAMPLES as f64, "enough for a figure; 1e6 per flow bounds memory"), "our choice (series.rs)", "cap per flow: the interval doubles and samples merge when reached"),
-    o("output.trace", "bool", "our choice", "record the event trace"),
+    o("output.trace", "bool", "our choice", "record the event trace in memory (the trace table), filtered by [trace]"),
+    // --- trace ---
+    d(o("trace.formats[]", "\"csv\" | \"anim\"", "our choice (issue 24)", "files streamed into the run's directory while it runs: trace.csv, anim.csv (the animator's log)"), "none"),
+    o("trace.ns2_format", "\"old\" | \"new\"", "ns-2 cmu-trace.cc (seed 002 Appendix B)", "ns-2 trace format of the \"ns2\" format"),
+    o("trace.pcap", "\"channel\" | \"nodes\"", "our choice (issue 24)", "pcap: one capture of every frame on the air, or one per node"),
+    d(n("trace.nodes[]", "integer", "node", NODE_ID, "our choice", "keep only these nodes (empty: all)"), "all"),
+    d(o("trace.layers[]", "\"AGT\" | \"RTR\" | \"MAC\" | \"PHY\"", "ns-2 cmu-trace.cc trace levels", "keep only these layers (empty: all)"), "all"),
+    d(o("trace.packet_types[]", "\"tcp\" | \"ack\" | \"cbr\" | \"routing\" | \"ARP\" | \"MAC\"", "the drops table's packet types", "keep only these packet types (empty: all)"), "all"),
+    d(o("trace.events[]", "\"send\" | \"recv\" | \"fwd\" | \"drop\" | \"col\" | \"weak\"", "ns-2 s/r/f/D; PHY outcomes", "keep only these events (empty: all)"), "all"),
+    n("trace.start_s", "float", S, RUN_TIME, "our choice", "keep events from this time on"),
+    d(n("trace.end_s", "float", S, RUN_TIME, "our choice", "keep events up to this time (after start_s)"), "end of the run"),
     // --- lred ---
     o("lred.enabled", "bool", "seed 001 §5.5", "link-layer ECN marking"),
     n("lred.min_th", "float", "retries/packet", Range::closed(0.0, 255.0, "an average of retries, at most dot11 retry limits (255)"), "our choice (net/lred.rs)", "average retries where marking starts"),

@@ -81,6 +81,7 @@ fn default_tree() -> Value {
     t.insert("tcp".into(), tree(&resolved_tcp(&tcp)));
     t.insert("output".into(), tree(&Output::default()));
     t.insert("lred".into(), tree(&Lred::default()));
+    t.insert("trace".into(), tree(&crate::trace::config::TraceConfig::default()));
     let mut routing = toml::Table::new();
     routing.insert("protocol".into(), Value::String("static".into()));
     t.insert("routing".into(), Value::Table(routing));
