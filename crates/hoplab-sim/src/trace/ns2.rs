@@ -134,6 +134,9 @@ struct Rec<'a> {
     packet: Option<&'a Packet>,
     /// ns-2 `num_forwards`: MAC hops the packet has completed.
     forwards: u32,
+    /// A drop that kept only the packet's type (no packet): the new format
+    /// still names it (`-It`), so that tag-reading scripts can count it.
+    type_only: bool,
 }
 
 impl<'a> Rec<'a> {
@@ -201,6 +204,7 @@ impl<'a> Rec<'a> {
             pos: ev.pos,
             packet: if frame.is_some_and(|f| f.kind != FrameKind::Data) { None } else { packet },
             forwards,
+            type_only: packet.is_none() && frame.is_none() && ev.ptype != PacketType::Mac,
         })
     }
 
@@ -263,6 +267,9 @@ impl<'a> Rec<'a> {
         );
         let m = self.mac;
         let _ = write!(s, "-Ma {:x} -Md {:x} -Ms {:x} -Mt {:x} ", m.duration, m.ra, m.ta, m.ethertype);
+        if self.type_only {
+            let _ = write!(s, "-It {} -Il {} ", self.name, self.size);
+        }
         let Some(p) = self.packet else { return };
         if let Body::Arp(a) = &p.body {
             let (op, tha, tpa) = arp_fields(a);
