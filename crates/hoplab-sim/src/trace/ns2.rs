@@ -212,7 +212,7 @@ impl<'a> Rec<'a> {
     /// `format_ip` + the transport/routing part, or `format_arp`.
     fn write_old(&self, s: &mut String) {
         use std::fmt::Write;
-        let _ = write!(s, "{} {} _{}_ {:>3} {:>4} {} {} {}", self.op, time9(self.time), self.node, self.level, self.why, self.uid, self.name, self.size);
+        let _ = write!(s, "{} {} _{}_ {:>3} {:>4} {} {} {}", self.op, Time9(self.time), self.node, self.level, self.why, self.uid, self.name, self.size);
         let m = self.mac;
         let _ = write!(s, " [{:x} {:x} {:x} {:x}] ", m.duration, m.ra, m.ta, m.ethertype);
         let Some(p) = self.packet else { return };
@@ -256,7 +256,7 @@ impl<'a> Rec<'a> {
             s,
             "{} -t {} -Hs {} -Hd {} -Ni {} -Nx {:.2} -Ny {:.2} -Nz 0.00 -Ne -1.000000 -Nl {:>3} -Nw {} ",
             op,
-            time9(self.time),
+            Time9(self.time),
             self.node,
             self.next_hop,
             self.node,
@@ -301,8 +301,12 @@ impl<'a> Rec<'a> {
 }
 
 /// `%.9f` of the time, exactly: SimTime is integer nanoseconds.
-fn time9(t: SimTime) -> String {
-    format!("{}.{:09}", t.0 / 1_000_000_000, t.0 % 1_000_000_000)
+struct Time9(SimTime);
+
+impl std::fmt::Display for Time9 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{:09}", self.0 .0 / 1_000_000_000, self.0 .0 % 1_000_000_000)
+    }
 }
 
 /// ns-2 prints IP addresses as node ids, the broadcast address as -1
