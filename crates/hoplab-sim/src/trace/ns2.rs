@@ -134,6 +134,9 @@ struct Rec<'a> {
     packet: Option<&'a Packet>,
     /// ns-2 `num_forwards`: MAC hops the packet has completed.
     forwards: u32,
+    /// A drop that kept only the packet's type (no packet): the new format
+    /// still names it (`-It`), so that tag-reading scripts can count it.
+    type_only: bool,
 }
 
 impl<'a> Rec<'a> {
@@ -201,6 +204,7 @@ impl<'a> Rec<'a> {
             pos: ev.pos,
             packet: if frame.is_some_and(|f| f.kind != FrameKind::Data) { None } else { packet },
             forwards,
+            type_only: packet.is_none() && frame.is_none() && ev.ptype != PacketType::Mac,
         })
     }
 
@@ -208,7 +212,7 @@ impl<'a> Rec<'a> {
     /// `format_ip` + the transport/routing part, or `format_arp`.
     fn write_old(&self, s: &mut String) {
         use std::fmt::Write;
-        let _ = write!(s, "{} {} _{}_ {:>3} {:>4} {} {} {}", self.op, time9(self.time), self.node, self.level, self.why, self.uid, self.name, self.size);
+        let _ = write!(s, "{} {} _{}_ {:>3} {:>4} {} {} {}", self.op, Time9(self.time), self.node, self.level, self.why, self.uid, self.name, self.size);
         let m = self.mac;
         let _ = write!(s, " [{:x} {:x} {:x} {:x}] ", m.duration, m.ra, m.ta, m.ethertype);
         let Some(p) = self.packet else { return };
@@ -252,7 +256,7 @@ impl<'a> Rec<'a> {
             s,
             "{} -t {} -Hs {} -Hd {} -Ni {} -Nx {:.2} -Ny {:.2} -Nz 0.00 -Ne -1.000000 -Nl {:>3} -Nw {} ",
             op,
-            time9(self.time),
+            Time9(self.time),
             self.node,
             self.next_hop,
             self.node,
@@ -263,6 +267,9 @@ impl<'a> Rec<'a> {
         );
         let m = self.mac;
         let _ = write!(s, "-Ma {:x} -Md {:x} -Ms {:x} -Mt {:x} ", m.duration, m.ra, m.ta, m.ethertype);
+        if self.type_only {
+            let _ = write!(s, "-It {} -Il {} ", self.name, self.size);
+        }
         let Some(p) = self.packet else { return };
         if let Body::Arp(a) = &p.body {
             let (op, tha, tpa) = arp_fields(a);
@@ -294,8 +301,12 @@ impl<'a> Rec<'a> {
 }
 
 /// `%.9f` of the time, exactly: SimTime is integer nanoseconds.
-fn time9(t: SimTime) -> String {
-    format!("{}.{:09}", t.0 / 1_000_000_000, t.0 % 1_000_000_000)
+struct Time9(SimTime);
+
+impl std::fmt::Display for Time9 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{:09}", self.0 .0 / 1_000_000_000, self.0 .0 % 1_000_000_000)
+    }
 }
 
 /// ns-2 prints IP addresses as node ids, the broadcast address as -1

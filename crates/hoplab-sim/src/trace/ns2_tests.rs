@@ -298,6 +298,21 @@ fn mac_drops_retry_and_duplicate() {
     );
 }
 
+/// A drop reported with the packet's type only (no packet): the old format
+/// has the type and size columns anyway; the new one names the type with
+/// `-It`. Not an ns-2 shape (ns-2 always has the packet).
+#[test]
+fn drop_without_packet() {
+    let e = Ev { time: "3.5", node: 4, layer: Layer::Mac, what: What::Drop, frame: None, packet: None, reason: Some(DropReason::Dup) };
+    let mut ev = e.event();
+    ev.ptype = PacketType::Tcp;
+    assert_eq!(lines(&[&ev], Ns2Format::Old), "D 3.500000000 _4_ MAC  DUP 0 tcp 0 [0 0 0 0] \n");
+    assert_eq!(
+        lines(&[&ev], Ns2Format::New),
+        "d -t 3.500000000 -Hs 4 -Hd -2 -Ni 4 -Nx 800.00 -Ny 0.00 -Nz 0.00 -Ne -1.000000 -Nl MAC -Nw DUP -Ma 0 -Md 0 -Ms 0 -Mt 0 -It tcp -Il 0 \n"
+    );
+}
+
 #[test]
 fn rtr_drop_no_route() {
     let a = pkt(37, 4, 0, 63, seg(0, 21, 0, false));
