@@ -54,10 +54,12 @@ class ResultError(ValueError):
 
 
 class Entry(NamedTuple):
-    """One file of a result: ``write(path)`` creates it; ``rows`` for tables."""
+    """One file of a result: ``write(path)`` creates it; ``rows`` for tables.
+    ``write`` None: the file is already in the target directory (a trace
+    streamed there while the run went) and is listed as it is."""
 
     name: str
-    write: Callable[[Path], None]
+    write: Callable[[Path], None] | None
     rows: int | None = None
 
 
@@ -112,8 +114,9 @@ def save_dir(target: str | os.PathLike[str], entries: Sequence[Entry], *, table_
     files: dict[str, dict[str, Any]] = {}
     try:
         for e in entries:
-            path = stage / e.name
-            e.write(path)
+            path = stage / e.name if e.write is not None else target / e.name
+            if e.write is not None:
+                e.write(path)
             _fsync_file(path)
             files[e.name] = {"size": path.stat().st_size, "sha256": _sha256(path)}
             if e.rows is not None:
@@ -139,12 +142,13 @@ def save_dir(target: str | os.PathLike[str], entries: Sequence[Entry], *, table_
             _io.fsync_dir(target.parent)
             _step("renamed into place")
             return target
-    _commit_into(target, stage, files, data, set(result_names))
+    kept = {e.name for e in entries if e.write is None}
+    _commit_into(target, stage, files, data, set(result_names), kept)
     return target
 
 
 def _commit_into(target: Path, stage: Path, files: dict[str, dict[str, Any]], manifest: bytes,
-                 result_names: set[str]) -> None:
+                 result_names: set[str], kept: Collection[str] = ()) -> None:
     stamp = _io._stamp()
 
     def set_aside(path: Path) -> None:
@@ -167,7 +171,7 @@ def _commit_into(target: Path, stage: Path, files: dict[str, dict[str, Any]], ma
     #    result does not have) go to previous/<time>/; identical ones stay.
     for name in sorted(result_names - {MANIFEST}):
         path = target / name
-        if not path.is_file():
+        if not path.is_file() or name in kept:
             continue
         new = files.get(name)
         if new is not None and path.stat().st_size == new["size"] and _sha256(path) == new["sha256"]:
@@ -175,6 +179,8 @@ def _commit_into(target: Path, stage: Path, files: dict[str, dict[str, Any]], ma
         set_aside(path)
     # 3. The new files, then 4. the manifest, last.
     for name in files:
+        if name in kept:
+            continue
         os.replace(stage / name, target / name)
         _step(f"moved in {name}")
     _io.fsync_dir(target)

@@ -30,6 +30,7 @@ from . import manifest
 from ._csv import csv_text
 from ._drop_codes import REASONS
 from ._schema import SCHEMA, TABLES
+from ._trace_files import STREAM_NAMES, place
 from ._table import fmt_num, text_table
 
 if TYPE_CHECKING:  # pandas is imported when a DataFrame is first needed
@@ -52,7 +53,7 @@ def read_csv_kw() -> dict[str, Any]:
 # manifest does not list are refused on load and moved aside on save.
 RESULT_NAMES = frozenset(
     [f"{t}.{ext}" for t in TABLES for ext in ("csv", "parquet")]
-    + ["info.json", "scenario.toml", "scenario.json", manifest.MANIFEST])
+    + ["info.json", "scenario.toml", "scenario.json", manifest.MANIFEST] + sorted(STREAM_NAMES))
 
 
 def event_hash_text(value: Any) -> str:
@@ -123,6 +124,13 @@ def _load_table(d: Path, table: str, name: str, meta: Mapping[str, Any], check: 
     return _frame(table, {c: raw[c].to_numpy() for c in raw.columns})
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def _refuse_store(d: Path) -> None:
     """A lab store is many runs, not one result: say how to read it, rather
     than that its manifest is missing (and then, with verify=False, that
@@ -144,6 +152,8 @@ def _table_property(name: str) -> property:
         return df
 
     def set_(self: "Result", df: "pd.DataFrame") -> None:
+        if name == "trace":  # no longer the streamed file's table: saved from the DataFrame
+            self._streamed.pop("trace.csv", None)
         self._columns.pop(name, None)
         self._pending.pop(name, None)
         self._frames[name] = df
@@ -179,11 +189,14 @@ class Result:
         self._pending: dict[str, tuple[Callable[[], "pd.DataFrame"], int | None]] = {}
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
+        # Files the run streamed ([trace] formats): {name: (where it is now, events)}.
+        self._streamed: dict[str, tuple[Path, int | None]] = {}
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], *, scenario_text: str | None = None,
-                  scenario_format: str | None = None) -> "Result":
-        """Build from the dict returned by ``hoplab._core.run``."""
+                  scenario_format: str | None = None, trace_dir: str | os.PathLike[str] | None = None) -> "Result":
+        """Build from the dict returned by ``hoplab._core.run`` (``trace_dir``:
+        where its trace files were streamed)."""
         r = cls(
             # The version and commit that ran the simulation (a later save by
             # another hoplab records itself in MANIFEST.json, not here).
@@ -192,7 +205,26 @@ class Result:
             scenario_format=scenario_format,
         )
         r._columns = {t: raw[t] for t in TABLES}
+        if trace_dir is not None:
+            r._streamed = {name: (Path(trace_dir) / name, int(n)) for name, n in raw.get("trace_files", {}).items()}
+        if "trace.csv" in r._streamed and not len(next(iter(r._columns["trace"].values()), ())):
+            # Streamed but not kept in memory: the table reads the file when first used.
+            del r._columns["trace"]
+            r._pending["trace"] = (r._read_streamed_trace, r._streamed["trace.csv"][1])
         return r
+
+    def _read_streamed_trace(self) -> "pd.DataFrame":
+        import pandas as pd
+
+        path = self._streamed["trace.csv"][0]
+        raw = _read_table(path, lambda: pd.read_csv(path, **read_csv_kw()))
+        return _frame("trace", {c: raw[c].to_numpy() for c in raw.columns})
+
+    @property
+    def trace_files(self) -> dict[str, Path]:
+        """The files this run streamed (`[trace] formats`), by name: where
+        each is now (the trace directory, or the result directory once saved)."""
+        return {name: path for name, (path, _) in self._streamed.items()}
 
     def _rows(self, table: str) -> list[Any]:
         """The table's rows as named tuples, from the engine's columns if the
@@ -241,7 +273,17 @@ class Result:
             return lambda p: p.write_bytes(data.encode())
 
         entries = []
+        target = Path(directory)
+        in_place = []
+        for name, (src, events) in self._streamed.items():
+            rows = events if name == "trace.csv" else None
+            if _same_file(src, target / name):
+                in_place.append(manifest.Entry(name, None, rows))  # streamed into this very directory
+            else:
+                entries.append(manifest.Entry(name, place(src), rows))
         for t in TABLES:
+            if t == "trace" and "trace.csv" in self._streamed:
+                continue  # the streamed trace.csv is this table, byte for byte
             rows = self._length(t)
             if rows == 0:  # no header-only files: `load` gives the table empty, with its columns
                 continue
@@ -257,7 +299,9 @@ class Result:
         entries.append(manifest.Entry("info.json", text(json.dumps(info, indent=2, sort_keys=True) + "\n")))
         if self.scenario_text is not None:
             entries.append(manifest.Entry("scenario.toml", text(self.scenario_toml())))
-        return manifest.save_dir(directory, entries, table_format=format, result_names=RESULT_NAMES)
+        saved = manifest.save_dir(directory, entries + in_place, table_format=format, result_names=RESULT_NAMES)
+        self._streamed = {name: (saved / name, n) for name, (_, n) in self._streamed.items()}
+        return saved
 
     def scenario_toml(self) -> str | None:
         """The scenario that ran as TOML text: as given, or written from the
@@ -314,6 +358,7 @@ class Result:
                 text, fmt = (d / f"scenario.{ext}").read_text(), ext
         r = cls(info, scenario_text=text, scenario_format=fmt)
         r._columns = {}
+        r._streamed = {n: (d / n, files[n].get("rows")) for n in sorted(STREAM_NAMES) if n in files}
         for t in TABLES:
             name = next((f"{t}.{e}" for e in ("csv", "parquet") if f"{t}.{e}" in files), None)
             if name is None:  # no rows (not written), or saved before this table existed

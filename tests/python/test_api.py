@@ -195,10 +195,10 @@ def test_trace_follows_a_segment_hop_by_hop_and_round_trips(tmp_path):
     t = res.trace
     assert list(t.columns)[: len(SCHEMA["trace"])] == list(SCHEMA["trace"])
     # The first data segment: sent by 0 to 1, decoded by 1, sent by 1 to 2, decoded by 2.
-    seg = t[(t.packet_type == "tcp") & (t.tcp_seq == 0) & (t.frame == "DATA") & (t.event.isin(["tx", "rx"]))]
-    seg = seg[seg.node == seg.dst.where(seg.event == "rx", seg.node)]
+    seg = t[(t.packet_type == "tcp") & (t.tcp_seq == 0) & (t.frame == "DATA") & (t.layer == "MAC") & (t.event.isin(["send", "recv"]))]
+    seg = seg[seg.node == seg.dst.where(seg.event == "recv", seg.node)]
     hops = list(zip(seg.event, seg.src, seg.dst))[:4]
-    assert hops == [("tx", 0, 1), ("rx", 0, 1), ("tx", 1, 2), ("rx", 1, 2)]
+    assert hops == [("send", 0, 1), ("recv", 0, 1), ("send", 1, 2), ("recv", 1, 2)]
     assert seg.uid.nunique() == 1, "a packet keeps its uid across hops"
     res.save(tmp_path / "t")
     back = hoplab.Result.load(tmp_path / "t")

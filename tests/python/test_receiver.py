@@ -14,7 +14,7 @@ def _acks_per_segment(**tcp) -> float:
     sc["output"]["trace"] = True
     res = hoplab.run(sc, seed=1)
     t = res.trace
-    acks = t[(t.event == "tx") & (t.node == 1) & (t.frame == "DATA") & (t.packet_type == "ack")].uid.nunique()
+    acks = t[(t.layer == "MAC") & (t.event == "send") & (t.node == 1) & (t.frame == "DATA") & (t.packet_type == "ack")].uid.nunique()
     segs = int(res.flows.packets_received.iloc[0])
     assert segs > 1000
     return acks / segs

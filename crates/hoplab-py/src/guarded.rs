@@ -7,7 +7,8 @@
 //! progress callback.
 
 use crate::SimulationError;
-use hoplab_sim::{Progress, RunControl, RunOutput, Scenario};
+use hoplab_sim::{Progress, RunControl, RunError, RunOutput, Scenario};
+use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
@@ -59,8 +60,19 @@ fn simulation_error(scenario: &str, seed: u64, what: &str) -> PyErr {
     })
 }
 
-/// Run `sc` with `seed`; call with the GIL released.
-pub fn run(sc: &Scenario, seed: u64, progress: Option<Py<PyAny>>) -> PyResult<RunOutput> {
+/// A trace file that could not be written, as Python's OSError (the
+/// subclass of its errno) naming the file: the CLI prints it in one line.
+fn trace_error(e: &hoplab_sim::TraceError) -> PyErr {
+    let errno = e.error.raw_os_error().unwrap_or(0);
+    let text = e.error.to_string();
+    // io::Error's text ends with " (os error N)"; Python's strerror has none.
+    let strerror = text.split(" (os error").next().unwrap_or(&text).to_string();
+    PyOSError::new_err((errno, format!("cannot write the trace: {strerror}"), e.path.display().to_string()))
+}
+
+/// Run `sc` with `seed`, streaming its trace files into `trace_dir`; call
+/// with the GIL released.
+pub fn run(sc: &Scenario, seed: u64, progress: Option<Py<PyAny>>, trace_dir: Option<&std::path::Path>) -> PyResult<RunOutput> {
     let mut pending: Option<PyErr> = None;
     let result = {
         let tick = |p: &Progress| -> bool {
@@ -80,13 +92,14 @@ pub fn run(sc: &Scenario, seed: u64, progress: Option<Py<PyAny>>) -> PyResult<Ru
         };
         let mut ctl = RunControl { cancel: None, tick: Some(Box::new(tick)), interval: TICK };
         IN_RUN.with(|f| f.set(true));
-        let r = panic::catch_unwind(AssertUnwindSafe(|| hoplab_sim::run_with(sc, seed, &mut ctl)));
+        let r = panic::catch_unwind(AssertUnwindSafe(|| hoplab_sim::run_traced(sc, seed, &mut ctl, trace_dir)));
         IN_RUN.with(|f| f.set(false));
         r
     };
     match result {
         Ok(Ok(out)) => Ok(out),
-        Ok(Err(cancelled)) => Err(pending.unwrap_or_else(|| simulation_error(&sc.name, seed, &cancelled.to_string()))),
+        Ok(Err(RunError::Trace(e))) => Err(trace_error(&e)),
+        Ok(Err(RunError::Cancelled(cancelled))) => Err(pending.unwrap_or_else(|| simulation_error(&sc.name, seed, &cancelled.to_string()))),
         Err(payload) => Err(simulation_error(&sc.name, seed, &panic_text(payload.as_ref()))),
     }
 }

@@ -9,6 +9,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::path::PathBuf;
 
 mod guarded;
 
@@ -74,12 +75,23 @@ fn output_dict<'py>(py: Python<'py>, out: &RunOutput) -> PyResult<Bound<'py, PyD
         }
         d.set_item(schema.name, t)?;
     }
+    // Not a table: the trace files streamed and the events each holds.
+    let files = PyDict::new(py);
+    for (name, n) in &out.trace_files {
+        files.set_item(name, n)?;
+    }
+    d.set_item("trace_files", files)?;
     Ok(d)
 }
 
-fn run_scenario<'py>(py: Python<'py>, scenario: Scenario, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+fn run_scenario<'py>(py: Python<'py>, scenario: Scenario, seed: Option<u64>, progress: Option<Py<PyAny>>, trace_dir: Option<PathBuf>) -> PyResult<Bound<'py, PyDict>> {
+    if scenario.trace.writes_files() && trace_dir.is_none() {
+        // Refused before running: the files would have nowhere to go.
+        let e = hoplab_sim::ScenarioError::new("trace.formats", "writes trace files: give a directory for them (hoplab.run(..., trace_dir=DIR); `hoplab run` writes them into the result directory)");
+        return Err(scenario_err(e));
+    }
     let seed = seed.unwrap_or(scenario.seed);
-    let out = py.detach(|| guarded::run(&scenario, seed, progress))?;
+    let out = py.detach(|| guarded::run(&scenario, seed, progress, trace_dir.as_deref()))?;
     output_dict(py, &out)
 }
 
@@ -89,20 +101,23 @@ fn run_scenario<'py>(py: Python<'py>, scenario: Scenario, seed: Option<u64>, pro
 /// `columns` is a dict of equal-length lists. Raises ScenarioError;
 /// SimulationError if the engine fails; KeyboardInterrupt on Ctrl-C (checked
 /// every ~50 ms). `progress(sim_time_s, duration_s, events, events_per_s)`
-/// is called about every 50 ms of wall time.
+/// is called about every 50 ms of wall time. `trace_dir`: the existing
+/// directory the `[trace] formats` files stream into (required when the
+/// scenario asks for any; OSError naming a file that cannot be written).
+/// The result's "trace_files" maps each file streamed to its events.
 #[pyfunction]
-#[pyo3(signature = (text, seed=None, progress=None))]
-fn run_toml<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, seed=None, progress=None, trace_dir=None))]
+fn run_toml<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>, trace_dir: Option<PathBuf>) -> PyResult<Bound<'py, PyDict>> {
     let scenario = Scenario::from_toml_str(text).map_err(scenario_err)?;
-    run_scenario(py, scenario, seed, progress)
+    run_scenario(py, scenario, seed, progress, trace_dir)
 }
 
 /// Like `run_toml`, for the same structure as a JSON string.
 #[pyfunction]
-#[pyo3(signature = (text, seed=None, progress=None))]
-fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, seed=None, progress=None, trace_dir=None))]
+fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Option<Py<PyAny>>, trace_dir: Option<PathBuf>) -> PyResult<Bound<'py, PyDict>> {
     let scenario = Scenario::from_json_str(text).map_err(scenario_err)?;
-    run_scenario(py, scenario, seed, progress)
+    run_scenario(py, scenario, seed, progress, trace_dir)
 }
 
 /// Parse, validate and run a scenario ("toml" or "json") once; returns
@@ -110,11 +125,20 @@ fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Optio
 /// the deprecation warnings of old key names. The one call `hoplab.run`
 /// makes: the scenario is parsed, validated and cost-checked once.
 #[pyfunction]
-#[pyo3(signature = (text, fmt, seed=None, progress=None))]
-fn run<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, progress: Option<Py<PyAny>>)
+#[pyo3(signature = (text, fmt, seed=None, progress=None, trace_dir=None))]
+fn run<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, progress: Option<Py<PyAny>>, trace_dir: Option<PathBuf>)
     -> PyResult<(Bound<'py, PyDict>, Vec<String>)> {
     let (scenario, warnings) = parse(text, fmt)?;
-    Ok((run_scenario(py, scenario, seed, progress)?, warnings))
+    Ok((run_scenario(py, scenario, seed, progress, trace_dir)?, warnings))
+}
+
+/// What a run of this scenario will write and where `hoplab run` saves it:
+/// `(name, seed, trace formats)`, `seed` being the scenario's own. Raises
+/// ScenarioError.
+#[pyfunction]
+fn trace_plan(text: &str, fmt: &str) -> PyResult<(String, u64, Vec<String>)> {
+    let (sc, _) = parse(text, fmt)?;
+    Ok((sc.name.clone(), sc.seed, sc.trace.formats.clone()))
 }
 
 /// The result schema: a list of `{"name", "meaning", "columns": [{"name",
@@ -157,7 +181,8 @@ fn validate_json(text: &str) -> PyResult<String> {
 
 /// The cost estimate (hoplab_sim::cost) of a JSON scenario, without
 /// refusing: `{"cells", "neighbours", "events_per_s", "events",
-/// "memory_bytes", "limit_events", "limit_memory_bytes"}`. Parses
+/// "memory_bytes", "disk_bytes", "limit_events", "limit_memory_bytes",
+/// "limit_disk_bytes"}` (disk: the streamed trace files). Parses
 /// the structure only (no validation); raises ScenarioError if it cannot.
 #[pyfunction]
 fn estimate_cost_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
@@ -168,8 +193,10 @@ fn estimate_cost_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, P
     d.set_item("events_per_s", c.events_per_s())?;
     d.set_item("events", c.events())?;
     d.set_item("memory_bytes", c.memory_bytes())?;
+    d.set_item("disk_bytes", c.disk_bytes())?;
     d.set_item("limit_events", hoplab_sim::cost::MAX_EVENTS)?;
     d.set_item("limit_memory_bytes", hoplab_sim::cost::MAX_MEMORY_BYTES)?;
+    d.set_item("limit_disk_bytes", hoplab_sim::cost::MAX_DISK_BYTES)?;
     Ok(d)
 }
 
@@ -235,6 +262,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_cost_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_plan, m)?)?;
     m.add_function(wrap_pyfunction!(resolved_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(unconnected_flows, m)?)?;
     m.add_function(wrap_pyfunction!(tx_range_m, m)?)?;

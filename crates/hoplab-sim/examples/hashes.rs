@@ -35,7 +35,11 @@ fn main() {
                 let mut out = hoplab_sim::run(&sc, seed);
                 out.info.wall_s = 0.0;
                 let mut d = Fnv(0xcbf2_9ce4_8422_2325);
-                write!(d, "{out:?}").unwrap();
+                // Without issue 24's `trace_files` (empty here), the digest
+                // of an untraced run compares with one from before it.
+                out.trace_files.clear();
+                let text = if trace { format!("{out:?}") } else { format!("{out:?}").replace(", trace_files: []", "") };
+                write!(d, "{text}").unwrap();
                 println!("{path} trace={trace} seed={seed} events={} hash={:#018x} tables={:#018x}", out.info.events, out.info.event_hash, d.0);
             }
         }

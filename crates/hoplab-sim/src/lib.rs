@@ -50,7 +50,7 @@ pub use world::{tx_range_m, unconnected_at_start};
 /// What a scenario will cost before it runs (events, memory) and the limits
 /// above which it is refused.
 pub mod cost {
-    pub use crate::scenario::cost::{estimate, estimate_json, Cost, Term, MAX_EVENTS, MAX_MEMORY_BYTES};
+    pub use crate::scenario::cost::{estimate, estimate_json, Cost, Term, MAX_DISK_BYTES, MAX_EVENTS, MAX_MEMORY_BYTES};
 }
 
 /// The scenario field table's generated reference (`hoplab config`,

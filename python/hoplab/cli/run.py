@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +52,9 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     DIR/scenario.toml (the scenario as run, --set included) and
     DIR/MANIFEST.json. Files are written under a temporary name and renamed;
     an existing file with different content is moved to DIR/previous/<time>/
-    first, so nothing already in DIR is lost.
+    first, so nothing already in DIR is lost. The scenario's `[trace]
+    formats` (trace.csv, anim.csv) stream into DIR/.trace-partial-*/ while
+    the run goes and join the result when it is saved.
     """
     from .. import _core, _toml_emit
     from .._progress import for_stderr
@@ -62,14 +66,31 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         except ImportError:
             raise HoplabError("--format parquet needs pyarrow: pip install pyarrow") from None
     text, kind = _input.with_overrides(scenario, *_input.read(scenario), sets)
-    warn_unconnected(text, kind, seed)
-    if not no_save:  # a read-only --out fails now, not after the run
-        _check_out(out_dir or Path("out"))
-    display = for_stderr()
     try:
-        res = run_text(text, kind, seed, progress=display, internal_json=bool(sets))
+        name, own_seed, formats = _core.trace_plan(text, kind)
     except _core.ScenarioError as e:
         raise scenario_failure(e, scenario, sets) from None
+    if formats and no_save:
+        raise HoplabError(f"{scenario}: [trace] formats = {json.dumps(formats)} writes files, and --no-save "
+                          "writes none: drop --no-save or the formats")
+    warn_unconnected(text, kind, seed)
+    if formats and out_dir is None:  # the trace streams into the result directory: known before the run
+        out_dir = Path("out") / _safe_dirname(name) / f"seed-{own_seed if seed is None else seed}"
+    if not no_save:  # a read-only --out fails now, not after the run
+        _check_out(out_dir or Path("out"))
+    stream = _stream_dir(out_dir) if formats and out_dir is not None else None
+    display = for_stderr()
+    try:
+        res = run_text(text, kind, seed, progress=display, internal_json=bool(sets), trace_dir=stream)
+    except _core.ScenarioError as e:
+        _discard(stream)
+        raise scenario_failure(e, scenario, sets) from None
+    except OSError as e:  # a trace file that could not be written (disk full, directory gone)
+        _discard(stream)
+        raise HoplabError(os_error_text(e, Path(e.filename or stream or "."))) from None
+    except BaseException:
+        _discard(stream)
+        raise
     finally:
         if display is not None:
             display.close()
@@ -85,6 +106,8 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
         res.save(out_dir, format=fmt)
     except OSError as e:
         raise HoplabError(os_error_text(e, Path(e.filename or out_dir))) from None
+    finally:
+        _discard(stream)  # saved: its files are linked (or copied) into out_dir
     click.echo(f"\nresults written to {out_dir}/")
 
 
@@ -96,7 +119,26 @@ def _summary(res: Any, detail: bool, out_dir: Path | None, fmt: str) -> str:
         title = "Other tables (--detail prints nodes and drops in full; --no-save: no files written)"
         return res.summary(tables_title=title, where=lambda t: "")
     title = f"Other tables (--detail prints nodes and drops in full; the files are in {out_dir}/)"
-    return res.summary(tables_title=title, where=lambda t: f"{t}.{fmt}")
+    streamed = res.trace_files
+    text = res.summary(tables_title=title,
+                       where=lambda t: "trace.csv" if t == "trace" and "trace.csv" in streamed else f"{t}.{fmt}")
+    others = [n for n in streamed if n != "trace.csv"]
+    return text + (f"\nstreamed trace files: {', '.join(others)}" if others else "")
+
+
+def _stream_dir(out_dir: Path) -> Path:
+    """A fresh directory inside ``out_dir`` for the trace files to stream
+    into: an earlier result's files stay untouched until the save."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=".trace-partial-", dir=out_dir))
+    except OSError as e:
+        raise HoplabError(os_error_text(e, Path(e.filename or out_dir))) from None
+
+
+def _discard(stream: Path | None) -> None:
+    if stream is not None:
+        shutil.rmtree(stream, ignore_errors=True)
 
 
 def _check_out(out_dir: Path) -> None:

@@ -44,8 +44,26 @@ const BYTES_PER_NODE: f64 = 6_000.0;
 const BYTES_PER_LINK: f64 = 32.0;
 /// Bytes per time-series sample kept (six columns of 8 bytes, Vec growth).
 const BYTES_PER_SAMPLE: f64 = 96.0;
-/// Bytes per trace row kept when `output.trace` is on.
+/// Bytes per trace row kept in memory when `output.trace` is on.
 const BYTES_PER_TRACE_ROW: f64 = 120.0;
+/// Trace rows of an unfiltered trace per handled event.
+const TRACE_ROWS_PER_EVENT: f64 = 0.25;
+/// Share of an unfiltered trace's rows per (layer, event) (trace/filter.rs
+/// names), from the 7x7 grid and 4-hop chain examples: receptions too weak
+/// to decode dominate wherever nodes are dense. Pairs not listed are never
+/// traced. The estimate prices a filter by these shares, its nodes' share
+/// of the network and its window's share of the run; packet types are not
+/// priced (an upper bound).
+const TRACE_SHARES: [(&str, &str, f64); 11] = [
+    ("MAC", "send", 0.15), ("MAC", "recv", 0.17), ("MAC", "drop", 0.005),
+    ("PHY", "col", 0.03), ("PHY", "weak", 0.55),
+    ("RTR", "send", 0.02), ("RTR", "recv", 0.03), ("RTR", "fwd", 0.02), ("RTR", "drop", 0.005),
+    ("AGT", "send", 0.01), ("AGT", "recv", 0.01),
+];
+/// Bytes per row of a streamed CSV file (trace.csv, anim.csv): ~95 measured.
+const BYTES_PER_CSV_ROW: f64 = 100.0;
+/// Refuse runs whose trace files would exceed this estimate (bytes).
+pub const MAX_DISK_BYTES: f64 = 1e11;
 /// Bytes per random-waypoint leg: the leg, its start record and its
 /// `movement` row on the way to Python.
 const BYTES_PER_LEG: f64 = 200.0;
@@ -72,6 +90,8 @@ pub struct Cost {
     pub rates: Vec<Term>,
     /// Memory terms (bytes).
     pub memory: Vec<Term>,
+    /// Disk terms: the streamed trace files (bytes).
+    pub disk: Vec<Term>,
     pub duration_s: f64,
 }
 
@@ -85,6 +105,25 @@ impl Cost {
     pub fn memory_bytes(&self) -> f64 {
         self.memory.iter().map(|t| t.value).sum()
     }
+    pub fn disk_bytes(&self) -> f64 {
+        self.disk.iter().map(|t| t.value).sum()
+    }
+}
+
+/// The share of an unfiltered trace's rows that `[trace]` keeps; `anim`:
+/// the animator's own events (MAC sends and drops) within its nodes and window.
+fn trace_fraction(sc: &Scenario, n: f64, anim: bool) -> f64 {
+    let t = &sc.trace;
+    let nodes = if t.nodes.is_empty() { 1.0 } else { (t.nodes.len() as f64 / n.max(1.0)).min(1.0) };
+    let end = t.end_s.unwrap_or(sc.duration).min(sc.duration);
+    let window = ((end - t.start_s) / sc.duration).clamp(0.0, 1.0);
+    let kept = |names: &[String], x: &str| names.is_empty() || names.iter().any(|v| v == x);
+    let share: f64 = TRACE_SHARES
+        .iter()
+        .filter(|(l, e, _)| if anim { (*l == "MAC" && *e == "send") || *e == "drop" } else { kept(&t.layers, l) && kept(&t.events, e) })
+        .map(|(_, _, s)| s)
+        .sum();
+    nodes * window * share
 }
 
 /// Width and height of the box holding the initial positions.
@@ -280,8 +319,14 @@ pub fn estimate(sc: &Scenario) -> Cost {
         samples = samples.min(ftp_flows * sc.output.timeseries_max_samples as f64);
         c.memory.push(Term { field: "output.timeseries".into(), value: samples * BYTES_PER_SAMPLE, hint: "lower output.timeseries_max_samples or set output.timeseries = false".into() });
     }
+    let rows = c.events() * TRACE_ROWS_PER_EVENT;
     if sc.output.trace {
-        c.memory.push(Term { field: "output.trace".into(), value: c.events() * BYTES_PER_TRACE_ROW / 4.0, hint: "set output.trace = false or shorten duration_s".into() });
+        let value = rows * trace_fraction(sc, n, false) * BYTES_PER_TRACE_ROW;
+        c.memory.push(Term { field: "output.trace".into(), value, hint: "set output.trace = false and stream the trace to a file ([trace] formats), or filter it ([trace] nodes, layers, events, start_s, end_s)".into() });
+    }
+    for f in &sc.trace.formats {
+        let value = rows * trace_fraction(sc, n, f == "anim") * BYTES_PER_CSV_ROW;
+        c.disk.push(Term { field: "trace.formats".into(), value, hint: "filter the trace ([trace] nodes, layers, events, start_s, end_s) or shorten duration_s".into() });
     }
     c
 }
@@ -328,6 +373,11 @@ pub fn check(sc: &Scenario) -> Result<(), ScenarioError> {
     let fallback = Term { field: "topology".into(), value: mem, hint: "use fewer nodes".into() };
     refuse_above(mem, MAX_MEMORY_BYTES, &c.memory, fallback, |t| {
         format!("the run would need about {:.1} GB of memory (this field {:.1} GB), above the limit of {:.0} GB", mem / 1e9, t.value / 1e9, MAX_MEMORY_BYTES / 1e9)
+    })?;
+    let disk = c.disk_bytes();
+    let fallback = Term { field: "trace.formats".into(), value: disk, hint: "filter the trace".into() };
+    refuse_above(disk, MAX_DISK_BYTES, &c.disk, fallback, |_| {
+        format!("the trace files would take about {:.0} GB of disk, above the limit of {:.0} GB", disk / 1e9, MAX_DISK_BYTES / 1e9)
     })
 }
 
@@ -373,5 +423,31 @@ mod tests {
         for want in ["flows[0].tcp.max_rto_s", "flows[1].rate_kbps", "mobility.step_m", "routing.aodv.hello_interval_s"] {
             assert!(fields.contains(&want), "no term for {want}: {fields:?}");
         }
+    }
+
+    /// A 3,000 s 7x7 grid: its whole trace in memory is refused (issue 24:
+    /// "about 12.4 GB"), the same trace filtered to two nodes and streamed
+    /// to a file is not, and a filter's price scales with what it keeps.
+    #[test]
+    fn a_filtered_streamed_trace_is_priced_by_what_it_keeps() {
+        let grid = |extra: &str| {
+            let text = format!(
+                "duration_s = 3000.0\n[topology]\nkind = \"grid\"\nrows = 7\ncols = 7\nspacing_m = 200.0\n[mac]\nrts_threshold_bytes = 100\n\
+                 [[flows]]\nkind = \"ftp\"\nsrc = 21\ndst = 27\n[[flows]]\nkind = \"ftp\"\nsrc = 3\ndst = 45\n{extra}"
+            );
+            Scenario::from_toml_str(&text)
+        };
+        let e = grid("[output]\ntrace = true\n").unwrap_err();
+        assert_eq!(e.field, "output.trace");
+        assert!(e.message.contains("GB of memory"), "{}", e.message);
+        let streamed = grid("[trace]\nformats = [\"csv\", \"anim\"]\nnodes = [0, 24]\n").unwrap();
+        let c = estimate(&streamed);
+        assert!(c.memory.iter().all(|t| !t.field.starts_with("output.trace") && !t.field.starts_with("trace")));
+        let full = estimate(&grid("[trace]\nformats = [\"csv\"]\n").unwrap());
+        let two = c.disk[0].value;
+        assert!((two / full.disk[0].value - 2.0 / 49.0).abs() < 1e-9, "two of 49 nodes");
+        assert!(c.disk[1].value < two, "anim keeps MAC sends and drops only");
+        let mac_half = estimate(&grid("[trace]\nformats = [\"csv\"]\nlayers = [\"MAC\"]\nstart_s = 1500.0\n").unwrap()).disk[0].value;
+        assert!((mac_half / full.disk[0].value - 0.325 / 2.0).abs() < 1e-9, "MAC rows over half the run");
     }
 }
