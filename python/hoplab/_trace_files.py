@@ -17,7 +17,7 @@ from typing import Callable
 __all__ = ["FILE_OF_FORMAT", "STREAM_NAMES", "place"]
 
 #: The file each format streams into (trace/open.rs names them).
-FILE_OF_FORMAT = {"csv": "trace.csv", "anim": "anim.csv"}
+FILE_OF_FORMAT = {"csv": "trace.csv", "anim": "anim.csv", "ns2": "trace.tr"}
 #: Every streamed file name a result directory may hold.
 STREAM_NAMES = frozenset(FILE_OF_FORMAT.values())
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The file formats a run can stream (`formats`). Each has a sink in
 /// `trace/` that `trace::open::sinks` builds.
-pub const FORMATS: &[&str] = &["csv", "anim"];
+pub const FORMATS: &[&str] = &["csv", "anim", "ns2"];
 /// ns-2 cmu-trace.cc: the "old" and "new" wireless trace formats.
 pub const NS2_FORMATS: &[&str] = &["old", "new"];
 /// One capture of the channel, or one per node.
@@ -20,7 +20,7 @@ pub const EVENTS: &[&str] = &["send", "recv", "fwd", "drop", "col", "weak"];
 #[serde(deny_unknown_fields, default)]
 pub struct TraceConfig {
     /// Files to stream into the run's directory: "csv" (trace.csv), "anim"
-    /// (anim.csv, the animator's log). Empty: no file.
+    /// (anim.csv, the animator's log), "ns2" (trace.tr). Empty: no file.
     pub formats: Vec<String>,
     /// ns-2 trace format ("old" | "new") of the "ns2" format.
     pub ns2_format: String,

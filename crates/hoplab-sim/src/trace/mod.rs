@@ -14,6 +14,7 @@ pub mod config;
 pub mod csv;
 pub mod event;
 pub mod filter;
+pub mod ns2;
 pub mod open;
 pub mod row;
 pub mod tap;
