@@ -8,6 +8,7 @@
 //! traced run has the same event hash as an untraced one.
 
 pub mod event;
+pub mod pcap;
 
 use crate::net::DropReason;
 use crate::time::SimTime;
