@@ -25,7 +25,9 @@ use std::path::{Path, PathBuf};
 
 use super::event::{Layer, TraceEvent, TraceSink, What};
 use crate::phy::config::Preamble;
-use crate::scenario::{FlowKind, Scenario};
+use crate::app::config::{Flow, FlowKind};
+use crate::mac::config::Mac;
+use crate::tcp::config::TcpParams;
 use crate::tcp::config::TcpConfig;
 use crate::wire::bytes::packet::{encode_frame, WireInfo};
 use crate::wire::bytes::radiotap::RadioInfo;
@@ -51,14 +53,15 @@ pub struct PcapOptions {
 }
 
 impl PcapOptions {
-    /// The options a scenario's run implies.
-    pub fn from_scenario(sc: &Scenario) -> PcapOptions {
-        let flows = sc
-            .flows
+    /// The options a scenario's run implies, from its `[mac]`, `flows` and
+    /// `[tcp]` (`PcapOptions::new(&sc.mac, &sc.flows, &sc.tcp)`; the
+    /// scenario module itself is above trace in the layering).
+    pub fn new(mac: &Mac, flows: &[Flow], tcp: &TcpParams) -> PcapOptions {
+        let flows = flows
             .iter()
             .map(|f| match f.kind {
                 FlowKind::Ftp | FlowKind::Www => {
-                    let cfg = TcpConfig::from_params(&f.tcp.or(&sc.tcp));
+                    let cfg = TcpConfig::from_params(&f.tcp.or(tcp));
                     // A WWW flow's downloads are transfers of their own: no single length.
                     let bytes = if f.kind == FlowKind::Ftp { f.bytes } else { None };
                     FlowWire { mss: cfg.mss, syn: cfg.syn, bytes }
@@ -67,9 +70,9 @@ impl PcapOptions {
             })
             .collect();
         PcapOptions {
-            data_rate_bps: (sc.mac.data_rate_mbps * 1e6).round() as u64,
-            basic_rate_bps: (sc.mac.basic_rate_mbps * 1e6).round() as u64,
-            short_preamble: sc.mac.preamble == Preamble::Short,
+            data_rate_bps: (mac.data_rate_mbps * 1e6).round() as u64,
+            basic_rate_bps: (mac.basic_rate_mbps * 1e6).round() as u64,
+            short_preamble: mac.preamble == Preamble::Short,
             wire: WireInfo { flows },
         }
     }

@@ -134,6 +134,22 @@ fn pcapng_has_one_interface_per_node() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn options_follow_the_mac_and_each_flows_tcp() {
+    let mac = crate::mac::config::Mac { data_rate_mbps: 11.0, basic_rate_mbps: 2.0, preamble: crate::phy::config::Preamble::Short, ..Default::default() };
+    let flow = |t: &str| -> crate::app::config::Flow { toml::from_str(t).unwrap() };
+    let tcp = crate::tcp::config::TcpParams { mss: Some(1000), syn: Some(true), ..Default::default() };
+    let flows = [
+        flow("kind = 'ftp'\nsrc = 0\ndst = 1\nbytes = 5000"),
+        flow("kind = 'ftp'\nsrc = 0\ndst = 1\ntcp = { mss_bytes = 536 }"),
+        flow("kind = 'cbr'\nsrc = 0\ndst = 1\nrate_kbps = 10.0"),
+    ];
+    let o = PcapOptions::new(&mac, &flows, &tcp);
+    assert_eq!((o.data_rate_bps, o.basic_rate_bps, o.short_preamble), (11_000_000, 2_000_000, true));
+    assert_eq!(o.wire.flows[0], FlowWire { mss: 1000, syn: true, bytes: Some(5000) });
+    assert_eq!(o.wire.flows[1], FlowWire { mss: 536, syn: true, bytes: None });
+}
+
 // ---- tshark -------------------------------------------------------------
 
 fn tshark() -> Option<&'static str> {
@@ -150,8 +166,8 @@ fn run(tshark: &str, args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-const CHECKS: [&str; 8] = [
-    "-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-o", "wlan.check_fcs:TRUE",
+const CHECKS: [&str; 10] = [
+    "-o", "tcp.relative_sequence_numbers:FALSE", "-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-o", "wlan.check_checksum:TRUE",
 ];
 
 /// One tab-separated line of `fields` per sample frame, by name.
@@ -182,7 +198,7 @@ fn check_capture(container: Container) {
     let fields = [
         "frame.protocols", "wlan.fc.type_subtype", "wlan.fc.retry", "radiotap.datarate", "frame.time_epoch", "ip.checksum.status", "tcp.checksum.status", "udp.checksum.status", "wlan.fcs.status",
         "tcp.seq_raw", "tcp.ack_raw", "tcp.len", "tcp.options.sack_le", "tcp.options.sack_re", "tcp.options.timestamp.tsval", "tcp.flags.ece", "tcp.flags.cwr", "ip.dsfield.ecn",
-        "aodv.type", "olsr.message_type", "dsr.opttype", "arp.opcode", "ip.len", "udp.length",
+        "aodv.type", "olsr.message_type", "dsr.option.type", "arp.opcode", "ip.len", "udp.length",
     ];
     let rows = decode(ts, &path, &names, &fields);
     let col = |row: &[String], f: &str| row[fields.iter().position(|x| *x == f).unwrap()].clone();
@@ -201,21 +217,23 @@ fn check_capture(container: Container) {
         assert_eq!(col(row, "wlan.fcs.status"), "1", "{name}: FCS good");
     }
     let get = |n: &str, f: &str| col(&rows.iter().find(|(k, _)| k == n).unwrap().1, f);
-    assert_eq!(get("rts", "wlan.fc.type_subtype"), "27");
-    assert_eq!(get("cts", "wlan.fc.type_subtype"), "28");
-    assert_eq!(get("ack", "wlan.fc.type_subtype"), "29");
+    assert_eq!(get("rts", "wlan.fc.type_subtype"), "0x001b");
+    assert_eq!(get("cts", "wlan.fc.type_subtype"), "0x001c");
+    assert_eq!(get("ack", "wlan.fc.type_subtype"), "0x001d");
     assert_eq!(get("rts", "radiotap.datarate"), "1");
     assert_eq!(get("tcp-data", "radiotap.datarate"), "2");
     assert_eq!(get("tcp-data", "wlan.fc.retry"), "1");
     assert_eq!(get("rts", "frame.time_epoch"), "1.000000007");
     assert_eq!(get("tcp-data", "tcp.seq_raw"), (1 + 5 * 1460).to_string());
     assert_eq!(get("tcp-data", "tcp.len"), "1460");
-    assert_eq!(get("tcp-data", "ip.len"), "1500");
+    assert_eq!(get("tcp-data", "ip.len"), "1512", "20 + 20 + 12 option bytes + 1460");
     assert_eq!(get("tcp-data", "tcp.options.timestamp.tsval"), "1234");
     assert_eq!(get("tcp-data", "tcp.flags.cwr"), "1");
     assert_eq!(get("tcp-data", "ip.dsfield.ecn"), "3");
     assert_eq!(get("tcp-ack", "tcp.ack_raw"), (1 + 4 * 1460).to_string());
     assert_eq!(get("tcp-ack", "tcp.flags.ece"), "1");
+    assert_eq!(get("tcp-ack", "tcp.options.sack_le"), format!("{},{}", 1 + 5 * 1460, 1 + 9 * 1460));
+    assert_eq!(get("tcp-ack", "tcp.options.sack_re"), format!("{},{}", 1 + 7 * 1460, 1 + 10 * 1460));
     assert_eq!(get("tcp-ack", "tcp.len"), "0");
     assert_eq!(get("cbr", "udp.length"), "520");
     assert_eq!(get("aodv-rreq", "aodv.type"), "1");
@@ -224,11 +242,11 @@ fn check_capture(container: Container) {
     assert_eq!(get("aodv-rrep-ack", "aodv.type"), "4");
     assert_eq!(get("olsr-hello", "olsr.message_type"), "1");
     assert_eq!(get("olsr-tc", "olsr.message_type"), "2");
-    assert_eq!(get("dsr-request", "dsr.opttype"), "1");
-    assert_eq!(get("dsr-reply", "dsr.opttype"), "2,96");
-    assert_eq!(get("dsr-error", "dsr.opttype"), "3,96");
-    assert_eq!(get("dsr-ack", "dsr.opttype"), "32");
-    assert_eq!(get("dsr-source-route", "dsr.opttype"), "160,96");
+    assert_eq!(get("dsr-request", "dsr.option.type"), "1");
+    assert_eq!(get("dsr-reply", "dsr.option.type"), "2,96");
+    assert_eq!(get("dsr-error", "dsr.option.type"), "3,96");
+    assert_eq!(get("dsr-ack", "dsr.option.type"), "32");
+    assert_eq!(get("dsr-source-route", "dsr.option.type"), "160,96");
     assert_eq!(get("arp-request", "arp.opcode"), "1");
     assert_eq!(get("arp-reply", "arp.opcode"), "2");
     std::fs::remove_dir_all(&dir).unwrap();
