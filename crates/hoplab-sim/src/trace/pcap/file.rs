@@ -9,6 +9,8 @@ use std::io::{self, BufWriter, Write};
 
 /// LINKTYPE_IEEE802_11_RADIOTAP (tcpdump.org link-layer header types).
 pub const LINKTYPE_RADIOTAP: u16 = 127;
+/// LINKTYPE_RAW: the record is an IPv4 datagram.
+pub const LINKTYPE_RAW: u16 = 101;
 const SNAPLEN: u32 = 65535;
 
 /// Which container.
@@ -39,20 +41,20 @@ fn pad4(n: usize) -> usize {
 
 impl CaptureWriter {
     /// A pcap file: the nanosecond-resolution magic 0xa1b23c4d, version 2.4.
-    pub fn pcap(w: Box<dyn Write + Send>) -> io::Result<CaptureWriter> {
+    pub fn pcap(w: Box<dyn Write + Send>, linktype: u16) -> io::Result<CaptureWriter> {
         let mut w = BufWriter::with_capacity(1 << 16, w);
         w.write_all(&0xa1b2_3c4du32.to_le_bytes())?;
         w.write_all(&2u16.to_le_bytes())?;
         w.write_all(&4u16.to_le_bytes())?;
         w.write_all(&[0; 8])?; // thiszone, sigfigs
         w.write_all(&SNAPLEN.to_le_bytes())?;
-        w.write_all(&(LINKTYPE_RADIOTAP as u32).to_le_bytes())?;
+        w.write_all(&(linktype as u32).to_le_bytes())?;
         Ok(CaptureWriter { w, kind: Container::Pcap })
     }
 
-    /// A pcapng file: one section, one interface per name (radiotap,
-    /// if_name = the name, if_tsresol = 10^-9 s).
-    pub fn pcapng(w: Box<dyn Write + Send>, interfaces: &[String]) -> io::Result<CaptureWriter> {
+    /// A pcapng file: one section, one interface per name (if_name = the
+    /// name, if_tsresol = 10^-9 s), all of `linktype`.
+    pub fn pcapng(w: Box<dyn Write + Send>, interfaces: &[String], linktype: u16) -> io::Result<CaptureWriter> {
         let mut w = BufWriter::with_capacity(1 << 16, w);
         // Section Header Block: byte-order magic, version 1.0, length unknown (-1).
         let mut b = Vec::with_capacity(28);
@@ -63,7 +65,7 @@ impl CaptureWriter {
         block(&mut w, 0x0a0d_0d0a, &b)?;
         for name in interfaces {
             let mut b = Vec::with_capacity(32);
-            b.extend_from_slice(&LINKTYPE_RADIOTAP.to_le_bytes());
+            b.extend_from_slice(&linktype.to_le_bytes());
             b.extend_from_slice(&[0, 0]);
             b.extend_from_slice(&SNAPLEN.to_le_bytes());
             option(&mut b, 2, name.as_bytes()); // if_name

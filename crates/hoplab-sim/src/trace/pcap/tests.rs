@@ -96,15 +96,7 @@ fn per_node_files_hold_what_a_node_sent_and_what_was_for_it() {
     sink.event(&ev(3, 2, What::Recv, by("tcp-data"))).unwrap(); // overheard by 2: not kept
     sink.event(&ev(4, 2, What::Recv, by("aodv-rreq"))).unwrap(); // broadcast: kept
     sink.finish().unwrap();
-    let records = |n: u32| {
-        let b = std::fs::read(dir.join(format!("node-{n}.pcap"))).unwrap();
-        let (mut at, mut k) = (24, 0);
-        while at < b.len() {
-            at += 16 + u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
-            k += 1;
-        }
-        k
-    };
+    let records = |n: u32| pcap_records(&std::fs::read(dir.join(format!("node-{n}.pcap"))).unwrap());
     assert_eq!([records(0), records(1), records(2)], [1, 1, 1]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -148,6 +140,44 @@ fn options_follow_the_mac_and_each_flows_tcp() {
     assert_eq!((o.data_rate_bps, o.basic_rate_bps, o.short_preamble), (11_000_000, 2_000_000, true));
     assert_eq!(o.wire.flows[0], FlowWire { mss: 1000, syn: true, bytes: Some(5000) });
     assert_eq!(o.wire.flows[1], FlowWire { mss: 536, syn: true, bytes: None });
+}
+
+fn rtr<'a>(t_ns: u64, node: u32, what: What, p: &'a crate::wire::Packet) -> TraceEvent<'a> {
+    TraceEvent { time: SimTime(t_ns), node, layer: Layer::Rtr, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, pos: (0.0, 0.0) }
+}
+
+/// Count the records of a classic pcap file.
+fn pcap_records(b: &[u8]) -> usize {
+    let (mut at, mut k) = (24, 0);
+    while at < b.len() {
+        at += 16 + u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        k += 1;
+    }
+    k
+}
+
+#[test]
+fn host_captures_hold_each_ip_packet_once_as_raw_ip() {
+    let dir = tmp("hosts");
+    let frames = samples();
+    let by = |n: &str| frames.iter().find(|(k, _)| *k == n).unwrap().1.packet.clone().unwrap();
+    let (data, arp) = (by("tcp-data"), by("arp-request"));
+    let mut sink = PcapSink::create(&dir, PcapMode::Hosts, Container::Pcap, 2, opts()).unwrap();
+    sink.event(&rtr(1, 0, What::Send, &data)).unwrap();
+    sink.event(&rtr(2, 1, What::Recv, &data)).unwrap();
+    sink.event(&rtr(3, 1, What::Forward, &data)).unwrap();
+    sink.event(&rtr(4, 1, What::Drop, &data)).unwrap(); // not a packet crossing the host
+    sink.event(&rtr(5, 0, What::Send, &arp)).unwrap(); // not IP
+    let f = &frames[3].1;
+    sink.event(&ev(6, 0, What::Send, f)).unwrap(); // the air is not the host's view
+    sink.finish().unwrap();
+    let h0 = std::fs::read(dir.join("host-0.pcap")).unwrap();
+    let h1 = std::fs::read(dir.join("host-1.pcap")).unwrap();
+    assert_eq!(u32::from_le_bytes(h0[20..24].try_into().unwrap()), 101, "LINKTYPE_RAW");
+    assert_eq!((pcap_records(&h0), pcap_records(&h1)), (1, 2));
+    assert_eq!(h0[24 + 16], 0x45, "the record starts with the IPv4 header");
+    assert_eq!(h0.len(), 24 + 16 + data.size() as usize);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ---- tshark -------------------------------------------------------------
@@ -260,4 +290,62 @@ fn tshark_decodes_every_frame_kind_from_pcap() {
 #[test]
 fn tshark_decodes_every_frame_kind_from_pcapng() {
     check_capture(Container::Pcapng);
+}
+
+// ---- tcptrace ------------------------------------------------------------
+
+/// A transfer of 6 segments from node 0 to node 1 in which segment 2 is
+/// lost and retransmitted, with SACK: tcptrace must find one connection,
+/// 7 data packets, 1 retransmission and 6 * 1460 unique bytes.
+#[test]
+fn tcptrace_counts_a_host_capture_like_hoplab() {
+    let ok = Command::new("tcptrace").arg("-v").output().is_ok();
+    if !ok {
+        eprintln!("SKIPPED: tcptrace is not installed (apt-get install tcptrace)");
+        return;
+    }
+    use crate::wire::bytes::tests::seg;
+    use crate::wire::{Body, Packet};
+    let dir = tmp("tcptrace");
+    let mut sink = PcapSink::create(&dir, PcapMode::Hosts, Container::Pcap, 2, opts()).unwrap();
+    let mut t = 1_000_000_000u64;
+    let mut uid = 0;
+    let mut send = |sink: &mut PcapSink, node: u32, s: crate::wire::TcpSegment, t: u64| {
+        uid += 1;
+        let p = Packet::new(uid, node, 1 - node, Body::Tcp(s), SimTime(t));
+        sink.event(&rtr(t, node, What::Send, &p)).unwrap();
+        sink.event(&rtr(t + 5_000_000, 1 - node, What::Recv, &p)).unwrap();
+    };
+    for k in 0..6u64 {
+        send(&mut sink, 0, seg(k, 0, 1460), t);
+        t += 10_000_000;
+        if k != 2 {
+            let mut a = seg(0, if k < 2 { k + 1 } else { 2 }, 0);
+            if k > 2 {
+                a.sack.push(3, k + 1);
+                a.options = a.sack.option_bytes();
+            }
+            a.window = Some(64240);
+            send(&mut sink, 1, a, t);
+            t += 10_000_000;
+        }
+    }
+    send(&mut sink, 0, seg(2, 0, 1460), t);
+    t += 10_000_000;
+    let mut a = seg(0, 6, 0);
+    a.window = Some(64240);
+    send(&mut sink, 1, a, t);
+    sink.finish().unwrap();
+    let o = Command::new("tcptrace").args(["-l", "-n"]).arg(dir.join("host-0.pcap")).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "tcptrace: {out}{}", String::from_utf8_lossy(&o.stderr));
+    let field = |name: &str| -> Vec<u64> {
+        out.lines().filter(|l| l.contains(name)).flat_map(|l| l.split(name).skip(1).map(|r| r.split_whitespace().next().unwrap_or("").parse().unwrap_or(u64::MAX)).collect::<Vec<_>>()).collect()
+    };
+    assert!(out.contains("1 TCP connection traced"), "{out}");
+    assert_eq!(field("actual data pkts:"), [7, 0], "{out}");
+    assert_eq!(field("rexmt data pkts:"), [1, 0], "{out}");
+    assert_eq!(field("unique bytes sent:"), [6 * 1460, 0], "{out}");
+    assert_eq!(field(" sack pkts sent:"), [0, 3], "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
