@@ -114,6 +114,8 @@ enum Target {
 
 pub struct PcapSink {
     mode: PcapMode,
+    /// `node_file`: the one node whose capture this is.
+    only: Option<NodeId>,
     target: Target,
     opts: PcapOptions,
     buf: Vec<u8>,
@@ -132,7 +134,7 @@ impl PcapSink {
             Container::Pcap => CaptureWriter::pcap(w, file::LINKTYPE_RADIOTAP)?,
             Container::Pcapng => CaptureWriter::pcapng(w, &["channel".to_string()], file::LINKTYPE_RADIOTAP)?,
         };
-        Ok(PcapSink { mode: PcapMode::Channel, target: Target::One(cw), opts, buf: Vec::with_capacity(2048) })
+        Ok(PcapSink { mode: PcapMode::Channel, only: None, target: Target::One(cw), opts, buf: Vec::with_capacity(2048) })
     }
 
     /// Per-node captures (`mode` `Nodes` or `Hosts`) of `nodes` nodes, in
@@ -141,13 +143,25 @@ impl PcapSink {
     pub fn per_node(dir: &Path, mode: PcapMode, nodes: u32, container: Container, opts: PcapOptions) -> io::Result<PcapSink> {
         let (stem, lt) = (mode.stem(), mode.linktype());
         let target = match container {
-            Container::Pcap => Target::PerNode((0..nodes).map(|n| CaptureWriter::pcap(create(&dir.join(format!("{stem}-{n}.pcap")))?, lt)).collect::<io::Result<_>>()?),
+            Container::Pcap => Target::PerNode((0..nodes).map(|n| CaptureWriter::pcap(create(&dir.join(PcapSink::node_file_name(mode, n)))?, lt)).collect::<io::Result<_>>()?),
             Container::Pcapng => {
                 let names: Vec<String> = (0..nodes).map(|n| format!("{stem}-{n}")).collect();
                 Target::One(CaptureWriter::pcapng(create(&dir.join(format!("{stem}s.pcapng")))?, &names, lt)?)
             }
         };
-        Ok(PcapSink { mode, target, opts, buf: Vec::with_capacity(2048) })
+        Ok(PcapSink { mode, only: None, target, opts, buf: Vec::with_capacity(2048) })
+    }
+
+    /// One node's capture (`mode` `Nodes` or `Hosts`) alone, in the pcap
+    /// file `path`: for a caller that wants one sink per file.
+    pub fn node_file(path: &Path, mode: PcapMode, node: NodeId, opts: PcapOptions) -> io::Result<PcapSink> {
+        let cw = CaptureWriter::pcap(create(path)?, mode.linktype())?;
+        Ok(PcapSink { mode, only: Some(node), target: Target::One(cw), opts, buf: Vec::with_capacity(2048) })
+    }
+
+    /// The file name of node `n`'s capture in `mode`: `node-N.pcap`, `host-N.pcap`.
+    pub fn node_file_name(mode: PcapMode, n: NodeId) -> String {
+        format!("{}-{n}.pcap", mode.stem())
     }
 
     /// The sink `[trace] pcap = "channel" | "nodes" | "hosts"` asks for,
@@ -174,7 +188,7 @@ impl PcapSink {
 
     fn write(&mut self, iface: u32, ts_ns: u64) -> io::Result<()> {
         match &mut self.target {
-            Target::One(w) => w.packet(if self.mode == PcapMode::Channel { 0 } else { iface }, ts_ns, &self.buf),
+            Target::One(w) => w.packet(if self.mode == PcapMode::Channel || self.only.is_some() { 0 } else { iface }, ts_ns, &self.buf),
             Target::PerNode(ws) => match ws.get_mut(iface as usize) {
                 Some(w) => w.packet(0, ts_ns, &self.buf),
                 None => Ok(()), // a node the sink was not told of
@@ -196,6 +210,9 @@ impl PcapSink {
 
 impl TraceSink for PcapSink {
     fn event(&mut self, ev: &TraceEvent<'_>) -> io::Result<()> {
+        if self.only.is_some_and(|n| n != ev.node) {
+            return Ok(());
+        }
         if self.mode == PcapMode::Hosts {
             return self.host_event(ev);
         }

@@ -177,6 +177,13 @@ fn host_captures_hold_each_ip_packet_once_as_raw_ip() {
     assert_eq!((pcap_records(&h0), pcap_records(&h1)), (1, 2));
     assert_eq!(h0[24 + 16], 0x45, "the record starts with the IPv4 header");
     assert_eq!(h0.len(), 24 + 16 + data.size() as usize);
+    // One node's file alone: the same bytes.
+    let path = dir.join("alone.pcap");
+    let mut one = PcapSink::node_file(&path, PcapMode::Hosts, 0, opts()).unwrap();
+    one.event(&rtr(1, 0, What::Send, &data)).unwrap();
+    one.event(&rtr(2, 1, What::Recv, &data)).unwrap();
+    one.finish().unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), h0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
