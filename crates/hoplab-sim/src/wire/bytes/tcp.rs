@@ -7,7 +7,9 @@
 //! the flow has one) starts at byte 1 + i * MSS. The receiver sends no data,
 //! so its sequence number stays 1. A flow with ns-2's one-way SYN (`syn`)
 //! shows it as a SYN at sequence 0; no SYN-ACK exists in hoplab, so the
-//! receiver's ACK of it is a plain ACK of byte 1.
+//! receiver's ACK of it is a plain ACK of byte 1. A WWW flow numbers
+//! download k's segments from k * 2^32 (app/www.rs); mod 2^32 each download
+//! starts at byte 1 again, on the flow's one port pair.
 
 use super::address::port;
 use super::checksum::{add, finish, pseudo_header};
