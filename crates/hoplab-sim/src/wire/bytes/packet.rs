@@ -98,7 +98,7 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
 /// LLC/SNAP-encapsulated packet (DATA frames), and the FCS.
 pub fn encode_frame(out: &mut Vec<u8>, f: &Frame, radio: &RadioInfo, w: &WireInfo) {
     radiotap::encode(out, radio);
-    let mut body = Vec::new();
+    let mut body = Vec::with_capacity(f.packet.as_ref().map_or(0, |p| llc::LEN + p.size()) as usize);
     if let Some(p) = &f.packet {
         let mut pkt = Vec::with_capacity(p.size() as usize);
         let et = encode_packet(&mut pkt, p, w);
