@@ -15,6 +15,7 @@ pub mod csv;
 pub mod event;
 pub mod filter;
 pub mod open;
+pub mod pcap;
 pub mod row;
 pub mod tap;
 
