@@ -13,3 +13,4 @@ mod mobility_waypoint;
 mod schema_props;
 mod stream_integrity;
 mod trace_stream;
+mod trace_pcap;
