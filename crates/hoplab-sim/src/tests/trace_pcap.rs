@@ -83,3 +83,17 @@ fn tcptrace_on_the_hosts_captures_agrees_with_the_flows_table() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Capturing only observes: every pcap mode leaves the run's results and
+/// event hash as they are untraced.
+#[test]
+fn capturing_changes_nothing() {
+    let plain = crate::world::run(&chain(5.0, "channel"), 2);
+    for mode in ["channel", "nodes", "hosts"] {
+        let dir = temp_dir(&format!("same-{mode}"));
+        let out = run_traced(&chain(5.0, mode), 2, &mut RunControl::default(), Some(&dir)).unwrap();
+        assert_eq!(out.info.event_hash, plain.info.event_hash, "{mode}");
+        assert_eq!(format!("{:?}", out.flows), format!("{:?}", plain.flows), "{mode}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
