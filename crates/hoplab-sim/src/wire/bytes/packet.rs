@@ -87,6 +87,7 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
         (proto, Vec::new())
     };
     let total = 20 + dsr_hdr.len() + t.len();
+    debug_assert_eq!(total as u32, p.size(), "{:?}", p.body);
     let h = Ipv4 { ecn, total_len: total as u16, id: p.uid as u16, ttl: p.ttl, proto, src, dst };
     ipv4::encode(out, &h);
     out.extend_from_slice(&dsr_hdr);
