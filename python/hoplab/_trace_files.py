@@ -21,7 +21,7 @@ __all__ = ["FILE_OF_FORMAT", "STREAM_NAMES", "is_stream_name", "place"]
 FILE_OF_FORMAT = {"csv": "trace.csv", "anim": "anim.csv"}
 #: Every streamed file name a result directory may hold, but the per-node
 #: captures (`is_stream_name`).
-STREAM_NAMES = frozenset(FILE_OF_FORMAT.values()) | {"channel.pcap"}
+STREAM_NAMES = frozenset(FILE_OF_FORMAT.values()) | {"channel.pcap", "channel.pcapng", "nodes.pcapng", "hosts.pcapng"}
 #: `[trace] pcap = "nodes" | "hosts"`: a capture per node (trace/pcap/).
 _NODE_CAPTURE = re.compile(r"(node|host)-[0-9]+\.pcap")
 

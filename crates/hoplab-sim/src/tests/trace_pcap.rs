@@ -141,3 +141,24 @@ fn routing_protocols_captures_decode() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// `formats = ["pcapng"]`: one file per mode, an interface per node.
+#[test]
+fn pcapng_is_one_file_with_an_interface_per_node() {
+    let dir = temp_dir("ng");
+    let mut sc = chain(3.0, "hosts");
+    sc.trace.formats = vec!["pcapng".into()];
+    let out = run_traced(&sc, 1, &mut RunControl::default(), Some(&dir)).unwrap();
+    assert_eq!(out.trace_files.len(), 1);
+    assert!(out.trace_files[0].0.ends_with("hosts.pcapng"));
+    if have("tshark") {
+        let f = dir.join("hosts.pcapng");
+        let o = Command::new("tshark").arg("-r").arg(&f).args(["-T", "fields", "-e", "frame.interface_name"]).output().unwrap();
+        let mut names: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().map(str::to_string).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names, ["host-0", "host-1", "host-2", "host-3", "host-4"]);
+        assert_eq!(tshark_lines(&f, "_ws.malformed"), 0);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

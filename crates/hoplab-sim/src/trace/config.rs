@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The file formats a run can stream (`formats`). Each has a sink in
 /// `trace/` that `trace::open::sinks` builds.
-pub const FORMATS: &[&str] = &["csv", "anim", "pcap"];
+pub const FORMATS: &[&str] = &["csv", "anim", "pcap", "pcapng"];
 /// ns-2 cmu-trace.cc: the "old" and "new" wireless trace formats.
 pub const NS2_FORMATS: &[&str] = &["old", "new"];
 /// One capture of the channel, or one per node.

@@ -15,7 +15,7 @@ use std::path::Path;
 pub fn sinks(c: &TraceConfig, dir: &Path, pcap: &PcapOptions, nodes: u32) -> Result<Vec<FileSink>, TraceError> {
     let mut out = Vec::new();
     for f in &c.formats {
-        if f == "pcap" {
+        if f == "pcap" || f == "pcapng" {
             let mode = match c.pcap.as_str() {
                 "nodes" => PcapMode::Nodes,
                 "hosts" => PcapMode::Hosts,
@@ -25,9 +25,16 @@ pub fn sinks(c: &TraceConfig, dir: &Path, pcap: &PcapOptions, nodes: u32) -> Res
                 Ok(sink) => Ok(FileSink { path, selection: Selection::Filtered, sink: Box::new(sink), events: 0 }),
                 Err(error) => Err(TraceError { path, error }),
             };
-            if mode == PcapMode::Channel {
-                let path = dir.join("channel.pcap");
-                out.push(open(path.clone(), PcapSink::create(dir, mode, Container::Pcap, nodes, pcap.clone()))?);
+            if f == "pcapng" {
+                // One file in every mode: per node, an interface per node.
+                let name = match mode {
+                    PcapMode::Channel => "channel.pcapng",
+                    PcapMode::Nodes => "nodes.pcapng",
+                    PcapMode::Hosts => "hosts.pcapng",
+                };
+                out.push(open(dir.join(name), PcapSink::create(dir, mode, Container::Pcapng, nodes, pcap.clone()))?);
+            } else if mode == PcapMode::Channel {
+                out.push(open(dir.join("channel.pcap"), PcapSink::create(dir, mode, Container::Pcap, nodes, pcap.clone()))?);
             } else {
                 // A sink per file, so that each file is listed with its events.
                 for n in 0..nodes {
