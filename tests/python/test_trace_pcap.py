@@ -30,14 +30,14 @@ kind = "ftp"
 src = 0
 dst = 4
 [trace]
-formats = ["pcap"]
+formats = {formats}
 pcap = "{mode}"
 """
 
 
-def _run(tmp_path, mode):
+def _run(tmp_path, mode, formats='["pcap"]'):
     sc = tmp_path / "s.toml"
-    sc.write_text(CHAIN.format(mode=mode))
+    sc.write_text(CHAIN.format(mode=mode, formats=formats))
     out = tmp_path / "out"
     r = CliRunner().invoke(cli, ["run", str(sc), "--out", str(out)])
     assert r.exit_code == 0, r.output
@@ -50,6 +50,14 @@ def test_channel_capture_is_a_pcap_in_the_result(tmp_path):
     magic, _, _, _, _, _, linktype = struct.unpack("<IHHiIII", head)
     assert (magic, linktype) == (0xA1B23C4D, 127)  # ns timestamps, radiotap
     assert list(hoplab.Result.load(out).trace_files) == ["channel.pcap"]
+
+
+def test_pcapng_and_pcap_side_by_side(tmp_path):
+    out = _run(tmp_path, "nodes", '["pcap", "pcapng"]')
+    names = sorted(hoplab.Result.load(out).trace_files)
+    assert names == [f"node-{n}.pcap" for n in range(5)] + ["nodes.pcapng"]
+    # pcapng: a Section Header Block first.
+    assert (out / "nodes.pcapng").read_bytes()[:4] == bytes.fromhex("0a0d0d0a")
 
 
 def test_hosts_captures_are_listed_and_agree_with_tcptrace(tmp_path):
