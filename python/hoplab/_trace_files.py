@@ -10,16 +10,25 @@ tables, linking (or copying) them in rather than writing them again, and
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["FILE_OF_FORMAT", "STREAM_NAMES", "place"]
+__all__ = ["FILE_OF_FORMAT", "STREAM_NAMES", "is_stream_name", "place"]
 
 #: The file each format streams into (trace/open.rs names them).
 FILE_OF_FORMAT = {"csv": "trace.csv", "anim": "anim.csv", "ns2": "trace.tr"}
-#: Every streamed file name a result directory may hold.
-STREAM_NAMES = frozenset(FILE_OF_FORMAT.values())
+#: Every streamed file name a result directory may hold, but the per-node
+#: captures (`is_stream_name`).
+STREAM_NAMES = frozenset(FILE_OF_FORMAT.values()) | {"channel.pcap", "channel.pcapng", "nodes.pcapng", "hosts.pcapng"}
+#: `[trace] pcap = "nodes" | "hosts"`: a capture per node (trace/pcap/).
+_NODE_CAPTURE = re.compile(r"(node|host)-[0-9]+\.pcap")
+
+
+def is_stream_name(name: str) -> bool:
+    """Whether ``name`` is a file a run streams (a trace or a capture)."""
+    return name in STREAM_NAMES or _NODE_CAPTURE.fullmatch(name) is not None
 
 
 def place(src: Path) -> Callable[[Path], None]:

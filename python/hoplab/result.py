@@ -30,7 +30,7 @@ from . import manifest
 from ._csv import csv_text
 from ._drop_codes import REASONS
 from ._schema import SCHEMA, TABLES
-from ._trace_files import STREAM_NAMES, place
+from ._trace_files import STREAM_NAMES, is_stream_name, place
 from ._table import fmt_num, text_table
 
 if TYPE_CHECKING:  # pandas is imported when a DataFrame is first needed
@@ -358,7 +358,7 @@ class Result:
                 text, fmt = (d / f"scenario.{ext}").read_text(), ext
         r = cls(info, scenario_text=text, scenario_format=fmt)
         r._columns = {}
-        r._streamed = {n: (d / n, files[n].get("rows")) for n in sorted(STREAM_NAMES) if n in files}
+        r._streamed = {n: (d / n, files[n].get("rows")) for n in sorted(files) if is_stream_name(n)}
         for t in TABLES:
             name = next((f"{t}.{e}" for e in ("csv", "parquet") if f"{t}.{e}" in files), None)
             if name is None:  # no rows (not written), or saved before this table existed

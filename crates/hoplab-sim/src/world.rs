@@ -182,7 +182,9 @@ impl World {
     /// Stream the `[trace]` formats into files in `dir` (which must exist)
     /// as the run goes. Call before running.
     pub fn stream_trace(&mut self, dir: &std::path::Path) -> Result<(), TraceError> {
-        let files = crate::trace::open::sinks(&self.scenario.trace, dir)?;
+        let sc = &self.scenario;
+        let pcap = crate::trace::pcap::PcapOptions::new(&sc.mac, &sc.flows, &sc.tcp);
+        let files = crate::trace::open::sinks(&sc.trace, dir, &pcap, self.nodes.len() as u32)?;
         if files.is_empty() {
             return Ok(());
         }

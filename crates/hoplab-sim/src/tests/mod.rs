@@ -14,3 +14,4 @@ mod schema_props;
 mod stream_integrity;
 mod trace_stream;
 mod ns2_trace;
+mod trace_pcap;

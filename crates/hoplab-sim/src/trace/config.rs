@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 
 /// The file formats a run can stream (`formats`). Each has a sink in
 /// `trace/` that `trace::open::sinks` builds.
-pub const FORMATS: &[&str] = &["csv", "anim", "ns2"];
+pub const FORMATS: &[&str] = &["csv", "anim", "ns2", "pcap", "pcapng"];
 /// ns-2 cmu-trace.cc: the "old" and "new" wireless trace formats.
 pub const NS2_FORMATS: &[&str] = &["old", "new"];
 /// One capture of the channel, or one per node.
-pub const PCAP_MODES: &[&str] = &["channel", "nodes"];
+pub const PCAP_MODES: &[&str] = &["channel", "nodes", "hosts"];
 pub const LAYERS: &[&str] = &["AGT", "RTR", "MAC", "PHY"];
 /// The `packet_type` names of the drops and trace tables (wire::PacketType).
 pub const PACKET_TYPES: &[&str] = &["tcp", "ack", "cbr", "routing", "ARP", "MAC"];
@@ -24,8 +24,9 @@ pub struct TraceConfig {
     pub formats: Vec<String>,
     /// ns-2 trace format ("old" | "new") of the "ns2" format.
     pub ns2_format: String,
-    /// pcap: "channel" (channel.pcap, every frame on the air) or "nodes"
-    /// (node-N.pcap: what each node sent and decoded).
+    /// pcap: "channel" (channel.pcap, every frame on the air), "nodes"
+    /// (node-N.pcap: what each node sent and decoded for itself) or "hosts"
+    /// (host-N.pcap: raw IP as tcpdump on the node sees it); trace/pcap/.
     pub pcap: String,
     /// Keep only these nodes (empty: all).
     pub nodes: Vec<u32>,

@@ -16,6 +16,7 @@ pub mod event;
 pub mod filter;
 pub mod ns2;
 pub mod open;
+pub mod pcap;
 pub mod row;
 pub mod tap;
 

@@ -12,6 +12,7 @@
 //! any of them and `frame` carries a packet.
 
 pub mod addr;
+pub mod bytes;
 pub mod aodv;
 pub mod arp;
 pub mod dsdv;

@@ -342,9 +342,9 @@ pub const FIELDS: &[Field] = &[
     n("output.timeseries_max_samples", "integer", "samples", Range::closed(crate::series::MIN_MAX_SAMPLES as f64, crate::series::MAX_MAX_SAMPLES as f64, "enough for a figure; 1e6 per flow bounds memory"), "our choice (series.rs)", "cap per flow: the interval doubles and samples merge when reached"),
     o("output.trace", "bool", "our choice", "record the event trace in memory (the trace table), filtered by [trace]"),
     // --- trace ---
-    d(o("trace.formats[]", "\"csv\" | \"anim\" | \"ns2\"", "our choice (issue 24)", "files streamed into the run's directory while it runs: trace.csv, anim.csv (the animator's log), trace.tr (ns-2 wireless trace)"), "none"),
+    d(o("trace.formats[]", "\"csv\" | \"anim\" | \"ns2\" | \"pcap\" | \"pcapng\"", "our choice (issue 24)", "files streamed into the run's directory while it runs: trace.csv, anim.csv (the animator's log), trace.tr (ns-2 wireless trace), pcap or pcapng captures (`pcap`)"), "none"),
     o("trace.ns2_format", "\"old\" | \"new\"", "ns-2 cmu-trace.cc (seed 002 Appendix B)", "ns-2 trace format of the \"ns2\" format"),
-    o("trace.pcap", "\"channel\" | \"nodes\"", "our choice (issue 24)", "pcap: one capture of every frame on the air, or one per node"),
+    o("trace.pcap", "\"channel\" | \"nodes\" | \"hosts\"", "our choice (issue 24)", "pcap: one capture of every frame on the air (channel.pcap), per node the frames it sent and decoded (node-N.pcap), or per node its IP packets as tcpdump on it sees them (host-N.pcap)"),
     d(n("trace.nodes[]", "integer", "node", NODE_ID, "our choice", "keep only these nodes (empty: all)"), "all"),
     d(o("trace.layers[]", "\"AGT\" | \"RTR\" | \"MAC\" | \"PHY\"", "ns-2 cmu-trace.cc trace levels", "keep only these layers (empty: all)"), "all"),
     d(o("trace.packet_types[]", "\"tcp\" | \"ack\" | \"cbr\" | \"routing\" | \"ARP\" | \"MAC\"", "the drops table's packet types", "keep only these packet types (empty: all)"), "all"),
