@@ -182,7 +182,10 @@
       rows.push(sw('<path d="M4 2 L14 12 M14 2 L4 12" stroke="' + c + '" stroke-width="3"/>') + 'drop ' + esc(code) +
         (NAMES.reason_text[code] ? ': ' + esc(NAMES.reason_text[code]) : '') + ' <span class="muted">(' + reasons[code] + ')</span>');
     }
-    $('legend').innerHTML = rows.map(function (r) { return '<div class="row">' + r + '</div>'; }).join('');
+    $('legend').innerHTML = rows.map(function (r) {
+      const k = r.indexOf('</svg>') + 6;
+      return '<div class="row">' + r.slice(0, k) + '<span>' + r.slice(k) + '</span></div>';
+    }).join('');
   })();
 
   // ----------------------------------------------------------- the canvas
@@ -252,7 +255,7 @@
       let prev = P[n];
       for (let k = 1; k <= 10; k++) {
         const tk = t - back * k / 10;
-        if (tk < T0 - 1e-9 && tk < 0) break;
+        if (tk < 0) break;
         const q = px(posAt(n, tk));
         if (Math.abs(q[0] - prev[0]) + Math.abs(q[1] - prev[1]) > 0.05) {
           ctx.strokeStyle = 'rgba(90,100,120,' + (0.45 * (1 - (k - 1) / 10)) + ')'; ctx.lineWidth = 3;

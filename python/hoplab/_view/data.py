@@ -35,7 +35,7 @@ DEFAULT_MAX_FRAMES = 500_000
 CHUNK_ROWS = 200_000  # anim.csv is read in bounded memory, a chunk at a time
 TABLES = ["flows", "nodes", "timeseries", "route_events", "movement"]
 MAX_SERIES_POINTS = 4000  # per flow and plot; more are thinned to each bin's extremes
-THROUGHPUT_BINS = 240
+THROUGHPUT_BINS = 120
 HOW_TO_LOG = 'run the scenario with [trace] formats = ["anim"] (or add "anim" to its formats)'
 
 
@@ -198,29 +198,23 @@ def _mss(sc: dict[str, Any], flow: int) -> int:
 
 def _throughput(frames: pd.DataFrame, f: Any, sc: dict[str, Any], start: float, end: float
                 ) -> tuple[list[float], list[float]]:
-    """Bytes delivered to the flow's destination per bin, in kbit/s, seen on
-    the air: for TCP the cumulative ACKs the destination sends (RFC 793
-    §3.3: all data below the ACK number has arrived; segments of the flow's
-    MSS), for CBR each packet's first arrival on the last hop."""
-    width = max((end - start) / THROUGHPUT_BINS, 0.01)
-    data = frames["frame"].astype(str) == "DATA"
-    if f.kind == "cbr":
-        m = frames[data & (frames["packet_type"] == "cbr") & (frames["packet_src"] == f.src)
-                   & (frames["packet_dst"] == f.dst) & (frames["dst"] == f.dst)].drop_duplicates("uid")
-        t = m["time_s"].to_numpy(float)
-        size = sc.get("flows", [])[int(f.flow)].get("packet_size_bytes", 0) if int(f.flow) < len(sc.get("flows", [])) else 0
-        amount = np.full(len(t), float(size))
-    else:
-        m = frames[data & (frames["packet_type"] == "ack") & (frames["packet_src"] == f.dst)
-                   & (frames["packet_dst"] == f.src) & (frames["node"] == f.dst)]
-        t = m["time_s"].to_numpy(float)
-        cum = np.maximum.accumulate(np.maximum(m["tcp_seq"].to_numpy(float), 0.0)) if len(m) else np.zeros(0)
-        amount = np.diff(np.concatenate([[cum[0] if len(cum) else 0.0], cum])) * _mss(sc, int(f.flow))
+    """Payload reaching the flow's destination per bin, in kbit/s, seen on
+    the air: each of its packets the first time a frame carries it over the
+    last hop (to the destination), a TCP segment counted once however often
+    it is sent (MSS bytes), a CBR packet its payload size."""
+    width = max((end - start) / THROUGHPUT_BINS, 0.05)
+    flows = sc.get("flows", [])
+    spec = flows[int(f.flow)] if int(f.flow) < len(flows) else {}
+    ptype = "cbr" if f.kind == "cbr" else "tcp"
+    m = frames[(frames["frame"].astype(str) == "DATA") & (frames["packet_type"] == ptype)
+               & (frames["packet_src"] == f.src) & (frames["packet_dst"] == f.dst) & (frames["dst"] == f.dst)]
+    m = m.drop_duplicates("uid" if ptype == "cbr" else "tcp_seq")
+    size = float(spec.get("packet_size_bytes", 0)) if ptype == "cbr" else float(_mss(sc, int(f.flow)))
     edges = np.arange(start, end + width, width)
     if len(edges) < 2:
         return [], []
-    sums, _ = np.histogram(t, bins=edges, weights=amount)
-    return np.round(edges[:-1] + width / 2, 9).tolist(), np.round(sums * 8 / 1000 / width, 3).tolist()
+    counts, _ = np.histogram(m["time_s"].to_numpy(float), bins=edges)
+    return np.round(edges[:-1] + width / 2, 9).tolist(), np.round(counts * size * 8 / 1000 / width, 3).tolist()
 
 
 def _flows(res: Any, frames: pd.DataFrame, sc: dict[str, Any], start: float, end: float) -> list[dict[str, Any]]:
