@@ -245,6 +245,28 @@ def test_view_of_a_result_in_memory(tmp_path: Path, chain_run: Path) -> None:
     assert _page_data(page)["frames"] == _page_data(hoplab.view(chain_run, tmp_path / "dir.html"))["frames"]
 
 
+def test_serve_prints_the_url_and_serves_the_page(tmp_path: Path, chain_run: Path) -> None:
+    import signal
+    import urllib.request
+
+    run = tmp_path / "run"
+    shutil.copytree(chain_run, run)
+    p = subprocess.Popen(PY + ["view", str(run), "--serve", "--port", "0"], env=ENV, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        wrote, serving = p.stdout.readline(), p.stdout.readline()
+        assert wrote.startswith(f"wrote {run / 'view.html'} ("), wrote  # the default: beside the run's files
+        m = re.match(r"serving (http://127\.0\.0\.1:\d+/view\.html)  \(Ctrl-C stops\)$", serving.strip())
+        assert m, serving
+        with urllib.request.urlopen(m.group(1), timeout=30) as r:
+            assert r.read() == (run / "view.html").read_bytes()
+    finally:
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    assert p.returncode == 130 and err == "hoplab: interrupted\n"
+    assert hoplab.Result.load(run).info["nodes"] == 5  # the page beside the results leaves them loadable
+
+
 # -------------------------------------------------------------- in the browser
 def _browser_missing() -> str | None:
     if not Path(CHROMIUM).exists():
