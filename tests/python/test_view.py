@@ -281,7 +281,7 @@ def _browser_missing() -> str | None:
 browser = pytest.mark.skipif(_browser_missing() is not None, reason=_browser_missing() or "")
 
 
-def _drive(page: Path, steps: list[dict], tmp_path: Path, width: int = 1400, height: int = 900) -> dict:
+def _drive(page: Path, steps: list[dict], tmp_path: Path, width: int = 1400, height: int = 800) -> dict:
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"width": width, "height": height, "steps": steps}))
     r = subprocess.run(["node", str(BROWSER_DIR / "drive.js"), str(page), str(plan)], capture_output=True, text=True,

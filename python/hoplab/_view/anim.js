@@ -322,8 +322,8 @@
       cross(ctx, [q[0] + 11 + (k % 3) * 5, q[1] - 11 - Math.floor(k / 3) * 5], 4.5, dropColour(code), 0.25 + 0.75 * (1 - (t - X.t[i]) / mark));
     }
     // the nodes
-    const ends = {};
-    FLOWS.forEach(function (fl) { ends[fl.src] = true; ends[fl.dst] = true; });
+    const ends = {};  // a flow's source and destination: a ring of the flow's colour
+    FLOWS.forEach(function (fl, f) { ends[fl.src] = ends[fl.src] || flowColour(f); ends[fl.dst] = ends[fl.dst] || flowColour(f); });
     ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
     for (let n = 0; n < N; n++) {
       const q = P[n], r = 8;
@@ -332,7 +332,11 @@
         ctx.beginPath(); ctx.arc(q[0], q[1], M.tx_range_m * s, 0, 2 * Math.PI); ctx.stroke(); ctx.setLineDash([]);
         ctx.fillStyle = 'rgba(43,108,176,.25)'; ctx.beginPath(); ctx.arc(q[0], q[1], r + 7, 0, 2 * Math.PI); ctx.fill();
       }
-      ctx.fillStyle = busy[n] || (ends[n] ? '#fff4e6' : '#ffffff');
+      if (ends[n]) {
+        ctx.strokeStyle = ends[n]; ctx.lineWidth = 3;
+        ctx.beginPath(); ctx.arc(q[0], q[1], r + 3.5, 0, 2 * Math.PI); ctx.stroke();
+      }
+      ctx.fillStyle = busy[n] || '#ffffff';
       ctx.strokeStyle = n === S.selNode ? '#1d4f91' : '#39414f'; ctx.lineWidth = n === S.selNode ? 2.5 : 1.3;
       ctx.beginPath(); ctx.arc(q[0], q[1], r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
       ctx.fillStyle = busy[n] ? '#ffffff' : '#1d2330'; ctx.font = (N > 99 ? '8px' : '9px') + ' system-ui, sans-serif';
