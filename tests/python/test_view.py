@@ -15,7 +15,6 @@ frame sizes.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shutil
@@ -189,6 +188,7 @@ def test_the_page_is_one_file_with_the_runs_events(tmp_path: Path, chain_run: Pa
     r = _cli("view", str(chain_run), "-o", str(tmp_path / "chain.html"))
     assert r.returncode == 0 and r.stdout.startswith(f"wrote {tmp_path / 'chain.html'}"), r.stderr
     text = (tmp_path / "chain.html").read_text()
+    assert hoplab.view(chain_run, tmp_path / "again.html").read_text() == text  # the same run, the same page
     # nothing to fetch: no external script, style, image or font
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text) and "@import" not in text
     assert "fetch(" not in text and text.count("<script") == 2

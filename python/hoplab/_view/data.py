@@ -109,15 +109,11 @@ def read_log(chunks: Iterable[pd.DataFrame], where: str, start: float, end: floa
 
 # ------------------------------------------------------------ small helpers
 def _codes(values: pd.Series, names: list[str]) -> list[int]:
-    """Each value's index in ``names`` (appending new ones)."""
-    index = {n: i for i, n in enumerate(names)}
-    out = []
-    for v in values.astype(str).tolist():
-        if v not in index:
-            index[v] = len(names)
-            names.append(v)
-        out.append(index[v])
-    return out
+    """Each value's index in ``names`` (new names appended in order of appearance)."""
+    text = values.astype(str)
+    names += [v for v in pd.unique(text) if v not in names]
+    index = {n: k for k, n in enumerate(names)}
+    return text.map(index).astype(np.int64).tolist()
 
 
 def _ints(s: pd.Series) -> list[int]:
