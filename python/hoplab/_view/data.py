@@ -151,7 +151,9 @@ def _area(sc: dict[str, Any], movement: pd.DataFrame) -> list[float]:
     if "width_m" in topo and "height_m" in topo:
         x0, y0 = min(x0, 0.0), min(y0, 0.0)
         x1, y1 = max(x1, float(topo["width_m"])), max(y1, float(topo["height_m"]))
-    return [x0, y0, x1, y1]
+    # a line of nodes (a chain) gets a band around it, a fifth as tall as it is long
+    grow = max(0.2 * (x1 - x0) - (y1 - y0), 0.0) / 2
+    return [x0, y0 - grow, x1, y1 + grow]
 
 
 def _radio_ranges(sc: dict[str, Any]) -> tuple[float, float]:
@@ -198,7 +200,9 @@ def _throughput(frames: pd.DataFrame, f: Any, sc: dict[str, Any], start: float, 
     the air: each of its packets the first time a frame carries it over the
     last hop (to the destination), a TCP segment counted once however often
     it is sent (MSS bytes), a CBR packet its payload size."""
-    width = max((end - start) / THROUGHPUT_BINS, 0.05)
+    # Bins of at least half a second (or a twentieth of a short window): a
+    # 2 Mbit/s channel carries ~30 segments a second, and fewer per bin is noise.
+    width = max((end - start) / THROUGHPUT_BINS, min(0.5, (end - start) / 20))
     flows = sc.get("flows", [])
     spec = flows[int(f.flow)] if int(f.flow) < len(flows) else {}
     ptype = "cbr" if f.kind == "cbr" else "tcp"
