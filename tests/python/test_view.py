@@ -127,10 +127,21 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 # ------------------------------------------------------------ without a browser
-def test_a_run_without_its_event_log_is_one_line_saying_how_to_get_it(tmp_path: Path, chain_run: Path) -> None:
+def _rewrite_anim(run: Path, text: str) -> None:
+    """Put ``text`` in the run's anim.csv, and in its manifest where that lists
+    the file (so that the log's own reading is tested, not the manifest check)."""
+    import hashlib
+
+    (run / "anim.csv").write_text(text)
+    m = json.loads((run / "MANIFEST.json").read_text())
+    if "anim.csv" in m["files"]:
+        m["files"]["anim.csv"].update(size=len(text.encode()), sha256=hashlib.sha256(text.encode()).hexdigest())
+        (run / "MANIFEST.json").write_text(json.dumps(m, indent=2))
+
+
+def test_a_run_without_its_event_log_is_one_line_saying_how_to_get_it(tmp_path: Path) -> None:
     bare = tmp_path / "bare"
-    shutil.copytree(chain_run, bare)
-    (bare / "anim.csv").unlink()
+    hoplab.run(chain_scenario()).save(bare)
     r = _cli("view", str(bare))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
@@ -146,7 +157,7 @@ def test_a_run_without_its_event_log_is_one_line_saying_how_to_get_it(tmp_path: 
 def test_a_bad_event_log_is_one_line_naming_the_file(tmp_path: Path, chain_run: Path, text: str, problem: str) -> None:
     bad = tmp_path / "bad"
     shutil.copytree(chain_run, bad)
-    (bad / "anim.csv").write_text(text)
+    _rewrite_anim(bad, text)
     r = _cli("view", str(bad), "-o", str(tmp_path / "x.html"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.startswith(f"hoplab: error: {bad / 'anim.csv'}: ") and problem in r.stderr, r.stderr
