@@ -313,12 +313,16 @@ def _on_air(sends: pd.DataFrame, t: float) -> list[tuple[int, float]]:
 
 def _showcase(sends: pd.DataFrame, flows: list[dict], lo: float, hi: float) -> float:
     """A time in [lo, hi] (the middle of a frame's airtime) when the most flows
-    have a path drawn and, among those, the most frames are on the air."""
+    have a path drawn and, among those, the most frames (DATA first) are on the air."""
     s = sends[(sends["time_s"] >= lo) & (sends["time_s"] <= hi)]
     start = s["time_s"].round(9).to_numpy()
     end = np.sort(start + s["airtime_s"].round(9).to_numpy())
     mids = (s["time_s"] + s["airtime_s"] / 2).round(9).to_numpy()
     on = np.searchsorted(start, mids, side="right") - np.searchsorted(end, mids, side="right")
+    d = s[s["frame"] == "DATA"]
+    d_start = d["time_s"].round(9).to_numpy()
+    d_end = np.sort(d_start + d["airtime_s"].round(9).to_numpy())
+    on += 10 * (np.searchsorted(d_start, mids, side="right") - np.searchsorted(d_end, mids, side="right"))
     drawn = np.zeros(len(mids), dtype=np.int64)
     for f in flows:
         times = np.array([t for t, _ in f["paths"]])
