@@ -375,7 +375,11 @@
       ctx.textAlign = 'right'; ctx.fillText(trim(v), X0 - 4, y + 3);
     }
     ctx.textAlign = 'center';
-    for (let k = 0; k <= 5; k++) { const v = T0 + (T1 - T0) * k / 5; ctx.fillText(trim(v) + (k === 5 ? ' s' : ''), xs(v), h - 6); }
+    for (let k = 0; k <= 5; k++) {
+      const v = T0 + (T1 - T0) * k / 5;
+      ctx.textAlign = k === 5 ? 'right' : 'center';  // the last label inside the canvas
+      ctx.fillText(trim(v) + (k === 5 ? ' s' : ''), k === 5 ? X1 + r : xs(v), h - 6);
+    }
     FLOWS.forEach(function (fl, f) {
       const s = fl[key]; if (!s.t.length) return;
       const dim = S.selFlow >= 0 && S.selFlow !== f;
