@@ -97,9 +97,11 @@ def read_log(chunks: Iterable[pd.DataFrame], where: str, start: float, end: floa
                 last_kept = float(sends[-1]["time_s"].iloc[-1])
         total += len(s)
     if total > max_frames:
+        # rounded down to the microsecond: a window ending there holds at most max_frames
+        fits = f"{math.floor((last_kept or 0.0) * 1e6) / 1e6:.6f}".rstrip("0").rstrip(".")
         raise ViewInputError(
             f"{where}: {total:,} frames from {first:g} s, more than the {max_frames:,} one page holds; "
-            f"cut a window with --start/--end (the first {max_frames:,} end at {last_kept:g} s)")
+            f"cut a window with --start/--end (--end {fits} keeps the first {max_frames:,})")
     cols = {c: [] for c in ANIM_COLUMNS}
     frames = pd.concat(sends, ignore_index=True) if sends else pd.DataFrame(cols)
     dropped = pd.concat(drops, ignore_index=True) if drops else pd.DataFrame(cols)
