@@ -2,12 +2,13 @@
 # The system tools that the capture and browser tests use, from the
 # distribution's packages: tshark (decodes hoplab's pcaps), tcptrace (the
 # reference for TCP figures), tcpdump (captures of real Linux TCP) and
-# chromium (the animator's page, driven headless). Installed only where
+# chromium (the animator's page, driven headless by playwright-core, which
+# nodejs and npm run: tests/browser). Installed only where
 # missing, and only where apt-get can run as root; elsewhere the tests that
 # need a tool skip with a message naming it.
 set -uo pipefail
 need=()
-for pair in tshark:tshark tcptrace:tcptrace tcpdump:tcpdump chromium:chromium; do
+for pair in tshark:tshark tcptrace:tcptrace tcpdump:tcpdump chromium:chromium node:nodejs npm:npm; do
     tool="${pair%%:*}" pkg="${pair##*:}"
     command -v "$tool" >/dev/null 2>&1 || need+=("$pkg")
 done

@@ -17,5 +17,12 @@ trap 'rm -rf "$MPLCONFIGDIR"' EXIT
 echo "== cargo test --release --workspace"
 cargo test --release --workspace
 
+# hoplab view's browser tests drive Debian's Chromium (apt-get install chromium nodejs npm)
+# with playwright-core from npm (tests/browser/package-lock.json); without them they skip.
+if command -v npm >/dev/null && [ -x /usr/bin/chromium ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
+    echo "== npm ci (tests/browser)"
+    (cd tests/browser && npm ci --no-audit --no-fund) || echo "npm ci failed: the browser tests will skip" >&2
+fi
+
 echo "== pytest tests/python"
 python -m pytest -q tests/python

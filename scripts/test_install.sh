@@ -36,7 +36,8 @@ esac
 listing="$(python -m zipfile -l "$wheel")"
 for f in hoplab/examples/route_break.toml hoplab/examples/chain.toml hoplab/papers/seed000/data/seed000_tables1-4.csv \
     hoplab/papers/seed001/data/seed001_table1.csv hoplab/papers/seed001/data/seed001_claims.csv \
-    hoplab/papers/seed004/data/seed004_table2.csv hoplab/py.typed; do
+    hoplab/papers/seed004/data/seed004_table2.csv hoplab/py.typed \
+    hoplab/_view/page.html hoplab/_view/anim.js hoplab/_view/anim.css; do
     grep -q " *$f " <<<"$listing" || grep -q "^$f" <<<"$listing" || { echo "wheel lacks $f" >&2; exit 1; }
 done
 grep -q "dist-info/licenses/LICENSE\|dist-info/license_files/LICENSE\|dist-info/LICENSE" <<<"$listing" ||

@@ -64,4 +64,9 @@ COMMANDS: dict[str, CommandInfo] = {
         "Check a scenario file without running it: `OK` with its name and node count (exit 0), or the "
         "one-line error (exit 2). Warns when a flow's ends are not connected at its start in a static "
         "topology."),
+    "view": CommandInfo(
+        "hoplab.cli.view", "view_cmd",
+        "Write a self-contained web page (one HTML file, no network) that animates a run: nodes moving, each "
+        "frame on the air with its decode and carrier-sense reach, flows' paths as they change, drops by cause, "
+        "and per-flow throughput and cwnd; --serve serves it on localhost."),
 }
