@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -96,7 +97,7 @@ def capture(out: Path, nbytes: int = 1_500_000, *, rate: str = "20mbit", queue_b
         _run("ip", "netns", "exec", ns_m, "tc", "qdisc", "add", "dev", f"hla{tag}m1", "root", "tbf",
              "rate", rate, "burst", "4kb", "limit", str(queue_bytes))
         dump = subprocess.Popen(["ip", "netns", "exec", ns_s, "tcpdump", "-Z", "root", "-i", f"hla{tag}s0",
-                                 "-s", str(snaplen), "-U", "-w", str(out), "tcp"],
+                                 "-s", str(snaplen), "-U", "--immediate-mode", "-w", str(out), "tcp"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         procs.append(dump)
         assert dump.stderr is not None
@@ -109,8 +110,8 @@ def capture(out: Path, nbytes: int = 1_500_000, *, rate: str = "20mbit", queue_b
         subprocess.run(["ip", "netns", "exec", ns_s, sys.executable, "-c", _SENDER, str(nbytes), congestion],
                        check=True, capture_output=True, timeout=60)
         got = int(recv.communicate(timeout=30)[0].strip() or 0)
-        time.sleep(0.3)  # the last ACKs reach the capture
-        dump.terminate()
+        time.sleep(0.5)  # the last ACKs reach the capture
+        dump.send_signal(signal.SIGINT)  # tcpdump writes what it holds and exits
         dump.wait(timeout=10)
         return got
     finally:
