@@ -16,10 +16,20 @@ retries of each. The view of a direction A->B is A's own, as a capture on A
 would see it: its data frames transmitted by A (802.11 TA = A's MAC) and
 B's frames received by A (RA = A's MAC); A's MAC is the transmitter of the
 first frame carrying an IP packet from A (in a capture made at a relay:
-the nearest upstream hop). A frame with the Retry bit set that repeats the
-previous frame's sequence number from the same transmitter is a MAC
-retransmission and is dropped (IEEE 802.11-2012 §9.3.2.10 duplicate
-detection).
+the nearest upstream hop). A frame that repeats the sequence number of the
+previous frame from the same transmitter is dropped: a MAC retransmission
+(Retry bit set; IEEE 802.11-2012 §9.3.2.10 duplicate detection), or the same
+frame recorded a second time (a pcapng file with one interface per node
+holds each frame as sent and as received). A transmitter numbers each new
+frame one more, modulo 4096 (§8.2.4.4.2), so a new frame never repeats the
+last number.
+
+What a capture of frames on the air cannot show: segments that the
+sender's TCP sent but its MAC never put on the air (dropped from the
+interface queue, or after the RTS retry limit): such a segment's later
+resend is the first copy on the air, so it is not counted as a
+retransmission. A capture made on a Linux host sees them (tcpdump taps the
+packets the IP layer hands to the driver).
 """
 
 from __future__ import annotations
@@ -69,6 +79,7 @@ class Direction:
     acked_upto: int = 0  # every byte offset below is acknowledged
     head_ns: int = -1  # newest transmission among the acknowledged bytes
     max_ack: int = 0  # highest cumulative ACK (offset) received
+    receiver_ack: int = 0  # highest cumulative ACK (offset) the receiver was seen to send
     acks: int = 0
     # Per ACK that acknowledged new data: (time_ns, in flight before it (bytes), rtt ns or -1, acked upto).
     ack_log: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -189,11 +200,24 @@ class Direction:
         if self.fin_at is not None and a >= self.fin_at + 1 and self.completed_ns is None:
             self.completed_ns = t
 
+    def acked_by_receiver(self, s: Segment) -> None:
+        """A segment as the receiver sent it: its ACK says what the receiver
+        had in order then (802.11: before the ACK crossed the hops back)."""
+        if self.base is not None and s.flags & ACK:
+            a = _unwrap(s.ack, self.base, self.receiver_ack)
+            if 0 <= a <= self.snd_max + 2:
+                self.receiver_ack = max(self.receiver_ack, a)
+
     # ----------------------------------------------------------- results
+    @property
+    def acked(self) -> int:
+        """The highest cumulative ACK seen, at the sender or as the receiver sent it."""
+        return max(self.max_ack, self.receiver_ack)
+
     @property
     def delivered(self) -> int:
         """Data bytes the receiver acknowledged (in order, cumulatively)."""
-        return max(0, min(self.max_ack, self.snd_max) - 1)
+        return max(0, min(self.acked, self.snd_max) - 1)
 
     @property
     def received_segments(self) -> int:
@@ -201,7 +225,7 @@ class Direction:
         import bisect
 
         ordered = sorted(self.firsts)
-        return bisect.bisect_left(ordered, self.max_ack)
+        return bisect.bisect_left(ordered, self.acked)
 
 
 @dataclass
@@ -227,7 +251,7 @@ class _Views:
     def duplicate(self, s: Segment) -> bool:
         if not s.ta:
             return False
-        dup = s.retry and self.last_seq.get(s.ta) == s.mac_seq
+        dup = self.last_seq.get(s.ta) == s.mac_seq
         self.last_seq[s.ta] = s.mac_seq
         return dup
 
@@ -270,6 +294,7 @@ def connections(segments: Iterable[Segment]) -> list[Connection]:
             c.closed = True
         if as_sent:
             sender.send(s)
+            receiver.acked_by_receiver(s)
         if as_received:
             receiver.ack(s)
     return conns
