@@ -37,6 +37,9 @@ def _result_class() -> type:
         and their rate (flow, start_s, end_s, bytes, throughput_kbps)."""
 
         throughput: "pd.DataFrame"
+        #: The connections as analysed (flows.Connection): per direction, its RTT
+        #: samples and counters, for figures the tables do not carry.
+        connections: list[Any]
 
         def save(self, directory: str | Path, format: str = "csv") -> Path:
             """`Result.save`, without the columns a capture cannot observe (they load
@@ -155,4 +158,5 @@ def analyze(path: str | os.PathLike[str], *, interval_s: float = 1.0) -> "Result
     r.flows = flows
     r.timeseries = pd.DataFrame(ts).astype({"flow": "int64"}) if ts["flow"] else _frame("timeseries", {})
     r.throughput = pd.DataFrame(_throughput(ts, rows, interval_s))
+    r.connections = conns
     return r

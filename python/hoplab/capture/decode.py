@@ -5,8 +5,8 @@ Link layers: Ethernet (LINKTYPE 1, VLAN tags too), raw IP (101, and 12/14 as
 some systems write it; 228/229), Linux cooked v1 (113) and v2 (276), 802.11
 (105) and 802.11 with radiotap (127); for 802.11 the frame's transmitter and
 receiver addresses, Retry bit and sequence number are kept (a multihop
-capture needs them, see flows.py). dpkt decodes the link headers and
-IPv4/IPv6/TCP; lengths come from the IP header, not from the captured bytes,
+capture needs them, see flows.py). dpkt decodes IPv4/IPv6/TCP (the link
+headers are a few fixed fields, read here); lengths come from the IP header, not from the captured bytes,
 so captures cut to a snap length (tcpdump -s 96) keep their payload sizes.
 """
 
@@ -107,12 +107,10 @@ def decode(linktype: int, time_ns: int, data: bytes, orig_len: int) -> Segment |
             payload = _ethernet(data)
         elif linktype in (101, 12, 14, 228, 229):
             payload = data
-        elif linktype == 113:
-            sll = dpkt.sll.SLL(data)
-            payload = data[16:] if sll.ethtype in (0x0800, 0x86DD) else b""
-        elif linktype == 276:
-            sll2 = dpkt.sll2.SLL2(data)
-            payload = data[20:] if sll2.ptype in (0x0800, 0x86DD) else b""
+        elif linktype == 113:  # protocol type in bytes 14-15 of the 16-byte header (tcpdump.org/linktypes/LINKTYPE_LINUX_SLL.html)
+            payload = data[16:] if data[14:16] in (b"\x08\x00", b"\x86\xdd") else b""
+        elif linktype == 276:  # protocol type in bytes 0-1 of the 20-byte header (LINKTYPE_LINUX_SLL2.html)
+            payload = data[20:] if data[0:2] in (b"\x08\x00", b"\x86\xdd") else b""
         elif linktype in (105, 127):
             frame = data
             if linktype == 127:

@@ -91,23 +91,27 @@ def _pcap(path: str | os.PathLike[str], f: BinaryIO, size: int, magic: int) -> I
 
 class _Interface(NamedTuple):
     linktype: int
-    tsresol_ns: float  # ns per timestamp unit
+    tsresol: int  # if_tsresol: a unit of 10^-v s, or 2^-(v & 0x7f) s when bit 7 is set
+
+    def ns(self, ticks: int) -> int:
+        """A timestamp in ns, in integers (a float loses the ns of an epoch time)."""
+        exp = self.tsresol & 0x7F
+        if self.tsresol & 0x80:
+            return (ticks * 1_000_000_000) >> exp
+        return ticks * 10 ** (9 - exp) if exp <= 9 else ticks // 10 ** (exp - 9)
 
 
-def _tsresol(path: str | os.PathLike[str], offset: int, options: bytes, order: str) -> float:
-    """ns per timestamp unit from an IDB's options (if_tsresol, code 9; default 10^-6 s)."""
+def _tsresol(path: str | os.PathLike[str], offset: int, options: bytes, order: str) -> int:
+    """An IDB's if_tsresol option (code 9); 6 (microseconds) without one."""
     i = 0
     while i + 4 <= len(options):
         code, length = struct.unpack_from(order + "HH", options, i)
         if code == 0:
             break
         if code == 9 and length >= 1 and i + 5 <= len(options):
-            v = options[i + 4]
-            exp = v & 0x7F
-            unit_s = 2.0 ** -exp if v & 0x80 else 10.0 ** -exp
-            return unit_s * 1e9
+            return options[i + 4]
         i += 4 + (length + 3) // 4 * 4
-    return 1000.0
+    return 6
 
 
 def _pcapng(path: str | os.PathLike[str], f: BinaryIO, size: int) -> Iterator[Record]:
@@ -167,8 +171,7 @@ def _pcapng(path: str | os.PathLike[str], f: BinaryIO, size: int) -> Iterator[Re
                 raise CaptureError(path, offset, f"packet block's captured length {incl} exceeds the block")
             it = interfaces[iface]
             ticks = (hi << 32) | lo
-            t = ticks * 1000 if it.tsresol_ns == 1000.0 else round(ticks * it.tsresol_ns)
-            yield Record(offset, it.linktype, t, body[20:20 + incl], max(orig, incl))
+            yield Record(offset, it.linktype, it.ns(ticks), body[20:20 + incl], max(orig, incl))
         elif btype == _SPB:
             # No timestamp (§4.4): nothing to time a TCP segment by; skipped.
             pass
