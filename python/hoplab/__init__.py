@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = ["run", "Result", "ScenarioError", "SimulationError", "load_scenario", "scenario", "__version__"]
 __all__ += ["ResultError"]
+__all__ += ["analyze"]
 
 # `import hoplab` (and so every CLI command) must not pay for pandas: the
 # names below import their module on first use (PEP 562).
@@ -29,6 +30,7 @@ _LAZY = {
     "ResultError": (".manifest", "ResultError"),
     "load_scenario": (".scenario", "load_scenario"),
     "scenario": (".scenario", None),
+    "analyze": (".capture", "analyze"),  # a real capture's flows as a run's (needs hoplab[capture])
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
@@ -39,6 +41,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
     from .manifest import ResultError
     from .result import Result
     from .scenario import load_scenario
+    from .capture import analyze
 
 
 def __getattr__(name: str) -> "Any":

@@ -12,6 +12,7 @@ compare in one table. Needs dpkt (`pip install 'hoplab[capture]'`).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from pathlib import Path
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["analyze", "CaptureError", "CaptureResult"]
 
 
+@functools.cache
 def _result_class() -> type:
+    """CaptureResult, built on first use (hoplab.result imports what `import hoplab` must not)."""
     from ..result import Result
 
     class CaptureResult(Result):
@@ -59,6 +62,8 @@ def _result_class() -> type:
                 self.throughput.to_parquet(path, index=False)
             return out
 
+    CaptureResult.__qualname__ = "CaptureResult"
+    CaptureResult.__module__ = __name__
     return CaptureResult
 
 

@@ -6,8 +6,9 @@ some systems write it; 228/229), Linux cooked v1 (113) and v2 (276), 802.11
 (105) and 802.11 with radiotap (127); for 802.11 the frame's transmitter and
 receiver addresses, Retry bit and sequence number are kept (a multihop
 capture needs them, see flows.py). dpkt decodes IPv4/IPv6/TCP (the link
-headers are a few fixed fields, read here); lengths come from the IP header, not from the captured bytes,
-so captures cut to a snap length (tcpdump -s 96) keep their payload sizes.
+headers are a few fixed fields, read here); lengths come from the IP header,
+not from the captured bytes, so captures cut to a snap length (tcpdump -s
+96) keep their payload sizes.
 """
 
 from __future__ import annotations
