@@ -367,3 +367,60 @@ def test_missing_file_and_missing_dpkt_are_one_line(tmp_path, monkeypatch):
     r = CliRunner().invoke(cli, ["analyze", str(LINUX)])
     assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1
     assert "pip install 'hoplab[capture]'" in r.stderr
+
+
+# ------------------------------------------------ sequence space, several flows
+def _shift_seq(frames, delta_a: int, delta_b: int, port_delta: int = 0, dt_ns: int = 0):
+    """The frames with the a->b sequence numbers (and b's ACKs) moved by delta_a, b's by
+    delta_b, the client port moved by port_delta and times by dt_ns (TCP checksums are not read)."""
+    out = []
+    for t, d, o in frames:
+        b = bytearray(d)
+        tcp = 14 + (b[14] & 0x0F) * 4
+        sport, dport, seq, ack = struct.unpack_from(">HHII", b, tcp)
+        if dport == 5001:  # a -> b
+            seq, ack, sport = (seq + delta_a) % 2**32, (ack + delta_b) % 2**32, sport + port_delta
+        else:
+            seq, ack, dport = (seq + delta_b) % 2**32, (ack + delta_a) % 2**32, dport + port_delta
+        struct.pack_into(">HHII", b, tcp, sport, dport, seq, ack)
+        out.append((t + dt_ns, bytes(b), o))
+    return out
+
+
+def test_sequence_numbers_that_wrap_give_the_same_flows(tmp_path, linux):
+    """RFC 9293 §3.4: sequence numbers wrap at 2^32; an ISN just below it changes nothing."""
+    frames = linux_frames()
+    isn = struct.unpack_from(">I", frames[0][1], 14 + 20 + 4)[0]
+    p = tmp_path / "wrap.pcap"
+    p.write_bytes(pcap_bytes(_shift_seq(frames, 2**32 - 700_000 - isn, 12345), 1))
+    r = analyze(p)
+    for col in KEY:
+        assert r.flows[col].iloc[0] == pytest.approx(linux.flows[col].iloc[0], rel=1e-12), col
+
+
+def test_two_interleaved_connections_are_two_flows(tmp_path, linux):
+    a = linux_frames()
+    b = _shift_seq(a, 1000, 2000, port_delta=1, dt_ns=300_000_000)
+    merged = sorted(a + b, key=lambda x: x[0])
+    p = tmp_path / "two.pcap"
+    p.write_bytes(pcap_bytes(merged, 1))
+    r = analyze(p)
+    assert len(r.flows) == 2 and r.info["connections"] == 2
+    assert r.flows.src_port.iloc[1] == r.flows.src_port.iloc[0] + 1
+    assert (r.flows.start_s.iloc[1] - r.flows.start_s.iloc[0]) == pytest.approx(0.3)
+    for col in ("packets_sent", "retransmissions", "bytes_delivered", "rtt_samples", "rtt_mean_ms"):
+        assert r.flows[col].iloc[0] == r.flows[col].iloc[1] == pytest.approx(linux.flows[col].iloc[0]), col
+    assert set(r.timeseries.flow) == {0, 1}
+
+
+def test_a_capture_and_a_run_compare_in_one_table(chain_run, linux):
+    """The flows tables share their columns: one DataFrame, hoplab.stats over it."""
+    import pandas as pd
+
+    from hoplab.stats import describe
+
+    both = pd.concat([chain_run.flows.assign(source="simulation"), linux.flows.assign(source="testbed")],
+                     ignore_index=True)
+    assert list(both.columns[:len(chain_run.flows.columns)]) == list(chain_run.flows.columns)
+    d = describe(both, "throughput_kbps", "source")
+    assert len(d) == 2
