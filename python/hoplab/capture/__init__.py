@@ -73,6 +73,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+#: Rows of the throughput table per flow at most (a bound on its memory).
+MAX_INTERVALS = 1_000_000
+
+
 def _throughput(ts: dict[str, list[Any]], flows: list[dict[str, Any]], interval_s: float) -> dict[str, list[Any]]:
     """Bytes acknowledged per flow and interval [k*interval_s, (k+1)*interval_s)."""
     out: dict[str, list[Any]] = {"flow": [], "start_s": [], "end_s": [], "bytes": [], "throughput_kbps": []}
@@ -86,6 +90,9 @@ def _throughput(ts: dict[str, list[Any]], flows: list[dict[str, Any]], interval_
         if not (end > start):
             continue
         k0, k1 = math.floor(start / interval_s), math.ceil(end / interval_s)
+        if k1 - k0 > MAX_INTERVALS:
+            raise ValueError(f"interval {interval_s:g} s: flow {f} lasts {end - start:,.0f} s, over "
+                             f"{MAX_INTERVALS:,} intervals; choose a longer interval")
         acc = [0] * (k1 - k0)
         prev = 0
         for t, d in pts:

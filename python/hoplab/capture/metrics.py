@@ -7,8 +7,9 @@ Times are seconds since the capture's first record. Per direction A->B:
   start_s            the connection's first packet (its SYN when captured)
   end_s              when the last data byte was acknowledged, if the
                      transfer completed (A's FIN acknowledged); else the
-                     capture's last record (the run's end, for a flow still
-                     going when the run stops)
+                     connection's last packet if it was closed (FIN or RST
+                     seen), else the capture's last record (the run's end,
+                     for a flow still going when the run stops)
   bytes_delivered    data bytes B acknowledged cumulatively (in order)
   throughput_kbps    bytes_delivered * 8 / (end_s - start_s) / 1000 (seed 000 §3.2)
   packets_sent       data segments A sent, retransmissions included
@@ -106,7 +107,9 @@ def _row(flow: int, c: Connection, d: Direction, ids: dict[str, int], sec: Any, 
     completed = d.completed_ns is not None
     # The last data byte's ACK: the FIN's ACK acknowledges it too.
     done = d.completed_ns
-    end = sec(done) if completed else sec(t_end_ns)
+    # Not completed: a connection that was closed (FIN or RST) ended with its
+    # last packet; one still open ran to the capture's end (a run's end).
+    end = sec(done) if completed else sec(c.last_ns if c.closed else t_end_ns)
     received = d.received_segments
     delivered = d.delivered
     mean, std = _mean_std(d.rtt_ns)

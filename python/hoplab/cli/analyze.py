@@ -41,6 +41,8 @@ def analyze_cmd(capture: Path, out_dir: Path | None, fmt: str, interval_s: float
         r = analyze(capture, interval_s=interval_s)
     except CaptureError as e:
         raise HoplabError(str(e)) from None
+    except ValueError as e:  # an --interval too short for the flows' length
+        raise HoplabError(f"--interval: {e}") from None
     i = r.info
     click.echo(f"capture {capture}  {i['duration_s']:.3f} s  {i['events']:,} records  {i['tcp_packets']:,} TCP  "
                f"{i['connections']} connection{'s' if i['connections'] != 1 else ''}  ({i['link_types'] or 'empty'})")
