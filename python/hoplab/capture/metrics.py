@@ -52,12 +52,12 @@ UNOBSERVED = ("timeouts", "fast_retransmits", "stream_errors", "route_changes", 
               "adtcp_congestion", "adtcp_channel_error", "adtcp_route_change", "adtcp_disconnection")
 _NAN_FLOATS = ("rto_time_s", "no_route_s", "longest_gap_s", "standby_s", "delay_mean_ms", "delay_std_ms",
                "jitter_ms")
-_HOPLAB_NET = ipaddress.ip_network("10.0.0.0/16")
+_HOPLAB_NET = ipaddress.ip_network("10.0.0.0/8")  # node N: 10.0.0.0 + N + 1 (trace/pcap wire addresses)
 
 
 def node_ids(addresses: list[str]) -> dict[str, int]:
     """Node ids of the capture's hosts: hoplab's own addressing when every
-    address is in it (node N is 10.0.0.0/16 + N + 1), else hosts numbered
+    address is in it (node N is 10.0.0.0 + N + 1), else hosts numbered
     0, 1, ... in order of first appearance."""
     ips = [ipaddress.ip_address(a) for a in addresses]
     if ips and all(ip in _HOPLAB_NET and int(ip) - int(_HOPLAB_NET[0]) >= 1 for ip in ips):
