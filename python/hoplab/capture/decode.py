@@ -43,6 +43,7 @@ class Segment(NamedTuple):
     ra: str  # 802.11 receiver address (addr1)
     retry: bool  # 802.11 Retry bit
     mac_seq: int  # 802.11 sequence number, -1 off 802.11
+    sack: tuple[tuple[int, int], ...] = ()  # SACK blocks (left, right edge), RFC 2018 §3
 
 
 _SNAP = b"\xaa\xaa\x03\x00\x00\x00"  # LLC/SNAP, RFC 1042 encapsulation (IEEE 802.11-2012 §8.3.2.1 body)
@@ -67,6 +68,26 @@ def _ip(buf: bytes, orig_extra: int) -> tuple[dpkt.Packet, int] | None:
     except (dpkt.UnpackError, struct.error, ValueError, IndexError):
         return None
     return None
+
+
+def _sack(opts: bytes) -> tuple[tuple[int, int], ...]:
+    """The SACK blocks among TCP options (RFC 2018 §3: kind 5, pairs of 32-bit edges)."""
+    i, out = 0, ()
+    while i < len(opts):
+        kind = opts[i]
+        if kind == 0:
+            break
+        if kind == 1:
+            i += 1
+            continue
+        if i + 1 >= len(opts) or opts[i + 1] < 2:
+            break
+        n = opts[i + 1]
+        if kind == 5:
+            body = opts[i + 2:i + n]
+            out += tuple(struct.unpack_from(">II", body, k) for k in range(0, len(body) - 7, 8))
+        i += n
+    return out
 
 
 def _ethernet(buf: bytes) -> bytes:
@@ -147,5 +168,6 @@ def decode(linktype: int, time_ns: int, data: bytes, orig_len: int) -> Segment |
     else:
         hl, src, dst, ip_id = 40, socket.inet_ntop(socket.AF_INET6, ip.src), socket.inet_ntop(socket.AF_INET6, ip.dst), 0
     payload_len = max(0, ip_len - hl - extra - tcp.off * 4)
+    sack = _sack(tcp.opts) if tcp.opts and 5 in tcp.opts else ()
     return Segment(time_ns, src, dst, tcp.sport, tcp.dport, tcp.seq, tcp.ack, tcp.flags, tcp.win,
-                   payload_len, ip_id, ta, ra, retry, mac_seq)
+                   payload_len, ip_id, ta, ra, retry, mac_seq, sack)

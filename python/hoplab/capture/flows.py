@@ -8,8 +8,10 @@ segments it covers acknowledged; an ACK for exactly the end of a segment
 sent once gives one RTT sample, unless a segment before it was sent later
 (tcptrace `ack_in`: Karn's rule, RFC 6298 §3, and no sample for a segment
 that waited behind a retransmitted one). The data in flight is sampled at
-each ACK that acknowledges new data: the bytes sent and not acknowledged
-when the ACK arrived (what the congestion window let out).
+each ACK that acknowledges new data: the bytes sent and neither
+acknowledged nor selectively acknowledged (SACK, RFC 2018) when the ACK
+arrived, what the congestion window let out (RFC 6675's "pipe" before any
+loss is marked).
 
 A multihop 802.11 capture holds one copy of a packet per hop, and MAC
 retries of each. The view of a direction A->B is A's own, as a capture on A
@@ -81,6 +83,7 @@ class Direction:
     max_ack: int = 0  # highest cumulative ACK (offset) received
     receiver_ack: int = 0  # highest cumulative ACK (offset) the receiver was seen to send
     acks: int = 0
+    sacked: list[list[int]] = field(default_factory=list)  # SACKed ranges [first, end) above the ACK, merged
     # Per ACK that acknowledged new data: (time_ns, in flight before it (bytes), rtt ns or -1, acked upto).
     ack_log: list[tuple[int, int, int, int]] = field(default_factory=list)
     rtt_ns: list[int] = field(default_factory=list)  # samples of data segments
@@ -174,7 +177,9 @@ class Direction:
         if a <= self.acked_upto:
             return
         t = s.time_ns
-        in_flight = max(0, self.snd_max - max(self.max_ack, 1 if self.syn else 0))
+        una = max(self.max_ack, 1 if self.syn else 0)
+        in_flight = max(0, self.snd_max - una - sum(min(e, self.snd_max) - max(f, una)
+                                                    for f, e in self.sacked if e > una and f < self.snd_max))
         last_xmit = self.head_ns
         sample = -1
         segs = self.segs
@@ -199,6 +204,27 @@ class Direction:
             self.ack_log.append((t, in_flight, sample, a))
         if self.fin_at is not None and a >= self.fin_at + 1 and self.completed_ns is None:
             self.completed_ns = t
+
+    def note_sack(self, s: Segment) -> None:
+        """Merge the SACK blocks of an ACK (after its cumulative ACK is taken)."""
+        if self.base is None:
+            return
+        for left, right in s.sack:
+            f = _unwrap(left, self.base, self.max_ack)
+            e = f + (right - left) % _MOD
+            if e <= self.max_ack or e - f > 1 << 30:
+                continue
+            self.sacked.append([max(f, self.max_ack), e])
+        self.sacked.sort()
+        merged: list[list[int]] = []
+        for f, e in self.sacked:
+            if e <= self.max_ack:
+                continue
+            if merged and f <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], e)
+            else:
+                merged.append([max(f, self.max_ack), e])
+        self.sacked = merged
 
     def acked_by_receiver(self, s: Segment) -> None:
         """A segment as the receiver sent it: its ACK says what the receiver
@@ -297,4 +323,6 @@ def connections(segments: Iterable[Segment]) -> list[Connection]:
             receiver.acked_by_receiver(s)
         if as_received:
             receiver.ack(s)
+            if s.sack or receiver.sacked:
+                receiver.note_sack(s)
     return conns

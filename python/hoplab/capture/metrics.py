@@ -30,7 +30,7 @@ any TCP flow. Extra columns after the run's: the addresses and ports,
 tcptrace's "elapsed time"), `mss_bytes` (largest payload), `cwnd_mean`.
 
 `timeseries`: per ACK of new data, `cwnd` is the estimate (bytes in flight
-when the ACK arrived / mss_bytes, in segments), `srtt_ms` the RFC 6298
+when the ACK arrived, SACKed ones not counted, / mss_bytes, in segments), `srtt_ms` the RFC 6298
 §2 smoothed RTT of the samples so far, `ssthresh` and `rto_ms` NaN (not on
 the wire); extra columns `rtt_ms` (this ACK's sample, else NaN),
 `in_flight_bytes` and `delivered_bytes`.
