@@ -89,17 +89,21 @@ def pcap_bytes(frames: list[tuple[int, bytes, int]], linktype: int, *, order: st
 
 
 def pcapng_bytes(frames: list[tuple[int, bytes, int]], linktype: int, interfaces: int = 1,
-                 iface_of=lambda i: 0) -> bytes:
+                 iface_of=lambda i: 0, order: str = "<", tsresol: int = 9) -> bytes:
     def block(btype: int, body: bytes) -> bytes:
         body += b"\0" * (-len(body) % 4)
         n = 12 + len(body)
-        return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
+        return struct.pack(order + "II", btype, n) + body + struct.pack(order + "I", n)
 
-    out = [block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))]
-    for _ in range(interfaces):  # if_tsresol = 9: nanoseconds
-        out.append(block(1, struct.pack("<HHI", linktype, 0, 65535) + struct.pack("<HHB3x", 9, 1, 9) + b"\0" * 4))
+    out = [block(0x0A0D0D0A, struct.pack(order + "IHHq", 0x1A2B3C4D, 1, 0, -1)),
+           block(0x0BAD, b"an unknown block type: skipped")]
+    for _ in range(interfaces):  # if_tsresol option (9: ns; 0x80 | k: 2^-k s)
+        out.append(block(1, struct.pack(order + "HHI", linktype, 0, 65535)
+                         + struct.pack(order + "HHB3x", 9, 1, tsresol) + b"\0" * 4))
     for i, (t, data, orig) in enumerate(frames):
-        out.append(block(6, struct.pack("<IIIII", iface_of(i), t >> 32, t & 0xFFFFFFFF, len(data), orig) + data))
+        ticks = t if tsresol == 9 else (t << (tsresol & 0x7F)) // 1_000_000_000
+        out.append(block(6, struct.pack(order + "IIIII", iface_of(i), ticks >> 32, ticks & 0xFFFFFFFF, len(data),
+                                        orig) + data))
     return b"".join(out)
 
 
@@ -214,11 +218,14 @@ def _radiotap(frames):
     ("Ethernet pcapng", 1, lambda f: f, "pcapng"),
     ("SLL2 pcapng", 276, _sll2, "pcapng"),
     ("Ethernet big-endian ns", 1, lambda f: f, "pcap-be-ns"),
+    ("Ethernet pcapng big-endian, 2^-30 s", 1, lambda f: f, "pcapng-be-bin"),
 ])
 def test_every_link_type_gives_the_same_flows(tmp_path, linux, name, linktype, convert, container):
     frames = convert(linux_frames())
     if container == "pcapng":
         data = pcapng_bytes(frames, linktype)
+    elif container == "pcapng-be-bin":
+        data = pcapng_bytes(frames, linktype, order=">", tsresol=0x80 | 30)
     elif container == "pcap-be-ns":
         data = pcap_bytes(frames, linktype, order=">", nano=True)
     else:
@@ -226,8 +233,9 @@ def test_every_link_type_gives_the_same_flows(tmp_path, linux, name, linktype, c
     p = tmp_path / f"x.{container}"
     p.write_bytes(data)
     r = analyze(p)
-    for col in KEY:
-        assert r.flows[col].iloc[0] == pytest.approx(linux.flows[col].iloc[0], rel=1e-9), (name, col)
+    for col in KEY:  # 2^-30 s ticks: RTTs within a few ns
+        assert r.flows[col].iloc[0] == pytest.approx(linux.flows[col].iloc[0], rel=1e-6 if "2^" in name else 1e-9), \
+            (name, col)
     tshark = shutil.which("tshark")
     if tshark and linktype in (127, 276):  # our crafted headers are what Wireshark reads too
         got = subprocess.run([tshark, "-r", str(p), "-Y", "tcp && !_ws.malformed", "-T", "fields", "-e", "frame.number"],
@@ -287,10 +295,10 @@ def _cut_cases(tmp_path) -> list[tuple[str, bytes, int, str]]:
     huge = bytearray(good)
     struct.pack_into("<I", huge, first + 8, 0x7FFFFFFF)
     ng = pcapng_bytes(linux_frames(20), 1)
-    # The third block (the first packet block): its trailing length disagrees.
-    shb = struct.unpack_from("<I", ng, 4)[0]
-    idb = struct.unpack_from("<I", ng, shb + 4)[0]
-    epb_at = shb + idb
+    # The first packet block: its trailing length disagrees.
+    epb_at = 0
+    while struct.unpack_from("<I", ng, epb_at)[0] != 6:
+        epb_at += struct.unpack_from("<I", ng, epb_at + 4)[0]
     epb_len = struct.unpack_from("<I", ng, epb_at + 4)[0]
     wrong = bytearray(ng)
     struct.pack_into("<I", wrong, epb_at + epb_len - 4, epb_len + 4)

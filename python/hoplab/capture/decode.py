@@ -58,6 +58,9 @@ def _ip(buf: bytes, orig_extra: int) -> tuple[dpkt.Packet, int] | None:
     if not buf:
         return None
     v = buf[0] >> 4
+    # Only TCP (6), or TCP inside DSR's header (48), is read: skip the rest unparsed.
+    if v == 4 and (len(buf) < 20 or buf[9] not in (6, 48)) or v == 6 and (len(buf) < 40 or buf[6] != 6):
+        return None
     try:
         if v == 4:
             ip = dpkt.ip.IP(buf)
