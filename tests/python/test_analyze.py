@@ -362,6 +362,9 @@ def test_cli_writes_a_result_directory(tmp_path, linux):
         assert back.flows[col].iloc[0] == pytest.approx(linux.flows[col].iloc[0]), col
     assert math.isnan(back.flows.timeouts.iloc[0])  # not observable: NaN, as in memory
     assert len(back.timeseries) == len(linux.timeseries)
+    # Both print (a REPL, Jupyter): counters a capture lacks show as "-".
+    assert "192.0.2.1:" in repr(linux) and "<table" in linux._repr_html_()
+    assert "7,642.2" in repr(back) and "<table" in back._repr_html_()
     tp = (out / "throughput.csv").read_text().splitlines()
     assert tp[0] == "flow,start_s,end_s,bytes,throughput_kbps" and len(tp) == 1 + 4  # 1.57 s in 0.5 s steps
 

@@ -44,6 +44,25 @@ def _result_class() -> type:
         #: samples and counters, for figures the tables do not carry.
         connections: list[Any]
 
+        def info_line(self) -> str:
+            i = self.info
+            return (f"capture {i['capture']}  {i['duration_s']:.3f} s  {i['events']:,} records  "
+                    f"{i['tcp_packets']:,} TCP  {i['connections']} connection{'s' if i['connections'] != 1 else ''}"
+                    f"  ({i['link_types'] or 'empty'})")
+
+        def _flows_cells(self) -> tuple[list[str], list[list[Any]], str]:
+            """The flows with their endpoints (a run's table has counters a capture lacks)."""
+            from .._table import fmt_num
+
+            rows = [[f.flow, f"{f.src_addr}:{f.src_port} -> {f.dst_addr}:{f.dst_port}", f"{f.src}->{f.dst}",
+                     fmt_num(f.throughput_kbps, 1), fmt_num(int(f.bytes_delivered), 0),
+                     fmt_num(int(f.packets_sent), 0), fmt_num(int(f.retransmissions), 0),
+                     fmt_num(f.retransmission_index, 2), fmt_num(f.loss_rate, 4), fmt_num(f.rtt_mean_ms, 1),
+                     fmt_num(f.rtt_std_ms, 1), fmt_num(f.cwnd_mean, 1), "yes" if f.completed else "no"]
+                    for f in self.flows.itertuples(index=False)]
+            return (["flow", "endpoints", "path", "thr kbps", "bytes", "segments", "retx", "retx idx %",
+                     "loss rate", "rtt ms", "rtt std", "cwnd", "completed"], rows, "lllrrrrrrrrrl")
+
         def save(self, directory: str | Path, format: str = "csv") -> Path:
             """`Result.save`, without the columns a capture cannot observe (they load
             back as NaN), then `throughput.csv` (or .parquet) beside the tables."""
@@ -150,9 +169,9 @@ def analyze(path: str | os.PathLike[str], *, interval_s: float = 1.0) -> "Result
     rows, ts = tables(conns, t0, t_end)
     unknown = sorted(lt for lt in linktypes if lt not in LINKTYPES)
     info = {
-        "scenario": f"capture {Path(path).name}", "capture": str(path), "seed": None,
+        "scenario": f"capture {Path(path).name}", "capture": str(path),
         "duration_s": (t_end - t0) / 1e9, "nodes": len({r["src_addr"] for r in rows} | {r["dst_addr"] for r in rows}),
-        "events": counts["records"], "wall_s": 0.0, "event_hash": None,
+        "events": counts["records"], "wall_s": 0.0,
         "tcp_packets": counts["tcp"], "connections": len(conns),
         "link_types": ", ".join(LINKTYPES.get(lt, f"LINKTYPE {lt} (not read)") for lt in sorted(linktypes)),
     }

@@ -43,14 +43,12 @@ def analyze_cmd(capture: Path, out_dir: Path | None, fmt: str, interval_s: float
         raise HoplabError(str(e)) from None
     except ValueError as e:  # an --interval too short for the flows' length
         raise HoplabError(f"--interval: {e}") from None
-    i = r.info
-    click.echo(f"capture {capture}  {i['duration_s']:.3f} s  {i['events']:,} records  {i['tcp_packets']:,} TCP  "
-               f"{i['connections']} connection{'s' if i['connections'] != 1 else ''}  ({i['link_types'] or 'empty'})")
-    if i.get("warning"):
-        click.echo(f"hoplab: warning: {i['warning']}", err=True)
+    click.echo(r.info_line())
+    if r.info.get("warning"):
+        click.echo(f"hoplab: warning: {r.info['warning']}", err=True)
     click.echo("")
     if len(r.flows):
-        click.echo(_flows_table(r.flows))
+        click.echo(r.flows_table())
     else:
         click.echo("(no TCP data flows)")
     if out_dir is not None:
@@ -60,16 +58,3 @@ def analyze_cmd(capture: Path, out_dir: Path | None, fmt: str, interval_s: float
             raise HoplabError(f"--out: {os_error_text(e, out_dir)}") from None
         click.echo(f"\nsaved to {out_dir}")
 
-
-def _flows_table(flows: "object") -> str:
-    """The capture's flows as `hoplab run` prints a run's, with the endpoints."""
-    from .._table import fmt_num, text_table
-
-    rows = [[f.flow, f"{f.src_addr}:{f.src_port} -> {f.dst_addr}:{f.dst_port}", f"{f.src}->{f.dst}",
-             fmt_num(f.throughput_kbps, 1), fmt_num(int(f.bytes_delivered), 0), fmt_num(int(f.packets_sent), 0),
-             fmt_num(int(f.retransmissions), 0), fmt_num(f.retransmission_index, 2), fmt_num(f.loss_rate, 4),
-             fmt_num(f.rtt_mean_ms, 1), fmt_num(f.rtt_std_ms, 1), fmt_num(f.cwnd_mean, 1),
-             "yes" if f.completed else "no"]
-            for f in flows.itertuples(index=False)]  # type: ignore[attr-defined]
-    return text_table(["flow", "endpoints", "path", "thr kbps", "bytes", "segments", "retx", "retx idx %",
-                       "loss rate", "rtt ms", "rtt std", "cwnd", "completed"], rows, align="lllrrrrrrrrrl")
