@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 ISN_DATA, ISN_ACK = 1_000_000, 5_000_000
-SPORT, DPORT = 10000, 20000
+SPORT = DPORT = 50000  # flow 0's port at both ends, as trace/pcap writes it
 
 
 def mac(node: int) -> bytes:

@@ -472,3 +472,20 @@ def test_a_transfer_cut_by_the_capture_ends_with_it(tmp_path, linux):
     assert 0 < f.bytes_delivered < f.unique_bytes < 1_500_000
     assert f.bytes_delivered % 1448 == 0  # whole segments acknowledged
     assert f.throughput_kbps == pytest.approx(f.bytes_delivered * 8 / f.end_s / 1e3)
+
+
+def test_a_hoplab_capture_keeps_the_runs_flow_numbers(tmp_path, chain_run):
+    """hoplab's wire gives flow f port 50000 + f at both ends: flow 3 stays flow 3."""
+    p = tmp_path / "one.pcap"
+    _trace_pcap.channel_pcap(chain_run, p, 1460)
+    frames = []
+    for r in records(p):
+        b = bytearray(r.data)
+        tcp = 8 + 24 + 8 + 20  # radiotap, 802.11, LLC/SNAP, IPv4
+        struct.pack_into(">HH", b, tcp, 50003, 50003)
+        frames.append((r.time_ns, bytes(b), r.orig_len))
+    q = tmp_path / "flow3.pcap"
+    q.write_bytes(pcap_bytes(frames, 127))
+    f = analyze(q)
+    assert list(f.flows.flow) == [3] and set(f.timeseries.flow) == {3} and set(f.throughput.flow) == {3}
+    assert analyze(LINUX).flows.flow.tolist() == [0]  # not hoplab's addresses: numbered in order

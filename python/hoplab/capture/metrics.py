@@ -25,7 +25,10 @@ Times are seconds since the capture's first record. Per direction A->B:
   oracle_hops_at_start  -1 (no topology)
 Counters a capture cannot show (timeouts, fast retransmits, route changes,
 stream errors, ELFN, ADTCP, ...) are NaN; delay and jitter are NaN as for
-any TCP flow. Extra columns after the run's: the addresses and ports,
+any TCP flow. `flow` numbers directions with data in order of first packet, except in a
+capture of hoplab's own (its addresses, port 50000 + f at both ends): there
+`flow` is the run's flow number. Extra columns after the run's: the
+addresses and ports,
 `unique_bytes`, `first_s`/`last_s` (the connection's first and last packet:
 tcptrace's "elapsed time"), `mss_bytes` (largest payload), `cwnd_mean`.
 
@@ -92,14 +95,25 @@ def tables(conns: list[Connection], t0_ns: int, t_end_ns: int) -> tuple[list[dic
     rows: list[dict[str, Any]] = []
     ts: dict[str, list[Any]] = {k: [] for k in ("flow", "time_s", "cwnd", "ssthresh", "srtt_ms", "rto_ms",
                                                 "rtt_ms", "in_flight_bytes", "delivered_bytes")}
-    for c in conns:
-        for d in c.directions():
-            if d.data_packets == 0:
-                continue
-            flow = len(rows)
-            rows.append(_row(flow, c, d, ids, sec, t_end_ns))
-            _series(flow, d, sec, ts)
+    data = [(c, d) for c in conns for d in c.directions() if d.data_packets]
+    numbers = _hoplab_flows(data, ids, hosts) or list(range(len(data)))
+    for flow, (c, d) in sorted(zip(numbers, data), key=lambda x: x[0]):
+        rows.append(_row(flow, c, d, ids, sec, t_end_ns))
+        _series(flow, d, sec, ts)
     return rows, ts
+
+
+def _hoplab_flows(data: list[tuple[Connection, Direction]], ids: dict[str, int], hosts: list[str]) -> list[int] | None:
+    """The run's flow numbers of a hoplab capture: flow f uses port 50000 + f at both
+    ends (trace/pcap's wire/bytes/address.rs); None unless every direction says so,
+    once each, on hoplab's addresses."""
+    if not hosts or any(ids[h] != n for h, n in node_ids(hosts).items()) or not all(
+            ipaddress.ip_address(h) in _HOPLAB_NET for h in hosts):
+        return None
+    flows = [d.sport - 50000 for _, d in data]
+    if any(d.sport != d.dport or not 0 <= d.sport - 50000 < 4096 for _, d in data) or len(set(flows)) != len(flows):
+        return None
+    return flows
 
 
 def _row(flow: int, c: Connection, d: Direction, ids: dict[str, int], sec: Any, t_end_ns: int) -> dict[str, Any]:
