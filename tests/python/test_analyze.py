@@ -16,7 +16,6 @@ import shutil
 import struct
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
