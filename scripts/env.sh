@@ -13,7 +13,7 @@ HOPLAB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 HOPLAB_VENV="${HOPLAB_VENV:-$HOPLAB_ROOT/.venv}"
 # Python packages the venv needs; changing this list reinstalls them.
 HOPLAB_PY_DEPS=("maturin==1.16.*" "pandas" "click>=8" "pytest" "hypothesis" "pyarrow" "scipy" "statsmodels"
-    "scikit-posthocs" "matplotlib" "tqdm" "dask[distributed]" "dask-jobqueue")
+    "scikit-posthocs" "matplotlib" "tqdm" "dask[distributed]" "dask-jobqueue" "dpkt")
 
 _hoplab_log() { printf 'hoplab-setup: %s\n' "$*" >&2; }
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["run", "Result", "ScenarioError", "SimulationError", "load_scenario", "scenario", "__version__"]
 __all__ += ["ResultError"]
 __all__ += ["view"]
+__all__ += ["analyze"]
 
 # `import hoplab` (and so every CLI command) must not pay for pandas: the
 # names below import their module on first use (PEP 562).
@@ -31,6 +32,7 @@ _LAZY = {
     "load_scenario": (".scenario", "load_scenario"),
     "scenario": (".scenario", None),
     "view": ("._view", "view"),
+    "analyze": (".capture", "analyze"),  # a real capture's flows as a run's (needs hoplab[capture])
 }
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
@@ -42,6 +44,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the same names, eagerly
     from .result import Result
     from .scenario import load_scenario
     from ._view import view
+    from .capture import analyze
 
 
 def __getattr__(name: str) -> "Any":

@@ -4,6 +4,7 @@
     pip install 'hoplab[stats]'   scipy, statsmodels, scikit-posthocs (hoplab.stats, seed 004)
     pip install 'hoplab[plot]'    matplotlib, scipy (hoplab.plot; sweep's t intervals use scipy)
     pip install 'hoplab[dask]'    dask.distributed, dask-jobqueue (`lab run --dask`)
+    pip install 'hoplab[capture]' dpkt (hoplab.analyze, `hoplab analyze`: real captures)
     pip install 'hoplab[all]'     all of them
 
 `require(extra, what)` checks that an extra's modules are installed without
@@ -24,6 +25,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "stats": ("scipy", "statsmodels", "scikit_posthocs"),
     "plot": ("matplotlib", "scipy"),
     "dask": ("dask", "distributed", "dask_jobqueue"),
+    "capture": ("dpkt",),
 }
 
 

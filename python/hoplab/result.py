@@ -390,8 +390,9 @@ class Result:
                 fmt_num(r.retransmission_index, 2), fmt_num(r.loss_rate, 4),
                 fmt_num(r.rtt_mean_ms, 1), fmt_num(r.rtt_std_ms, 1),
                 fmt_num(r.delay_mean_ms, 1), fmt_num(r.jitter_ms, 2),
-                fmt_num(int(r.timeouts), 0),
-                ("yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})") if tcp else "-",
+                fmt_num(r.timeouts, 0),  # NaN in a capture's flows (hoplab.analyze): "-"
+                ("yes" if r.stream_errors == 0 else f"NO ({r.stream_errors})")
+                if tcp and r.stream_errors == r.stream_errors else "-",
             ])
         return (["flow", "kind", "path", "thr kbps", "retx idx %", "loss rate", "rtt ms", "rtt std", "delay ms",
                  "jitter ms", "RTOs", "in order"], rows, "llrrrrrrrrrr")

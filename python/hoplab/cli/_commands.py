@@ -20,6 +20,12 @@ class CommandInfo(NamedTuple):
 
 
 COMMANDS: dict[str, CommandInfo] = {
+    "analyze": CommandInfo(
+        "hoplab.cli.analyze", "analyze_cmd",
+        "Measure the TCP flows of a pcap or pcapng capture (Ethernet, raw IP, Linux cooked v1/v2, 802.11 with "
+        "radiotap) as hoplab measures a simulated run's flows: throughput, retransmission index, loss rate, RTT "
+        "mean and standard deviation, a cwnd estimate and time series (docs/GUIDE.md, \"Analysing real "
+        "captures\")."),
     "bench": CommandInfo(
         "hoplab.cli.bench", "bench",
         "Time fixed scenarios, each in a fresh process (4-hop chain, 7x7 grid, 200 random nodes with static "
