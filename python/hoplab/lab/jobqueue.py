@@ -26,6 +26,7 @@ import math
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
@@ -54,6 +55,8 @@ WORKER_BASE_BYTES = 1 << 30
 RETIRE_MARGIN_S = 300
 #: Seconds between looks for jobs that ended before the sweep.
 WATCH_S = 2.0
+#: Seconds to wait for the submit commands (sbatch, qsub) to answer.
+SUBMIT_S = 120.0
 #: Seconds Dask waits before taking a lost worker's job for gone (its default is 15 s).
 LOST_WORKER_S = 5.0
 
@@ -215,16 +218,57 @@ def plan(q: JobQueue, payloads: list[tuple[str, str, int]], design: str) -> Plan
     return Plan(jobs, cores, memory, walltime, q.job_name or _name(design))
 
 
-def _cluster(q: JobQueue, p: Plan) -> Any:
+def _why(e: BaseException) -> str:
+    """The submit command's own error (dask-jobqueue puts its stderr last), in one line."""
+    text = str(e)
+    if "stderr:" in text:
+        text = text.rsplit("stderr:", 1)[1]
+    return " ".join(text.split()) or type(e).__name__
+
+
+def _import_dask_jobqueue(kind: str) -> Any:
+    # dask-jobqueue 0.9.0 sets a SIGINT handler calling sys.exit() when
+    # imported (dask/dask-jobqueue#696, fixed by #697 after 0.9.0): Ctrl-C
+    # would end hoplab with status 0 and no message. Ours is put back.
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.getsignal(signal.SIGINT) if main else None
     try:
-        import dask
         import dask_jobqueue
     except ImportError:
-        raise LabError(f"--{q.kind} needs dask-jobqueue and dask.distributed: pip install 'hoplab[dask]'") from None
+        raise LabError(f"--{kind} needs dask-jobqueue and dask.distributed: pip install 'hoplab[dask]'") from None
+    finally:
+        if main and before is not None:
+            signal.signal(signal.SIGINT, before)
+    return dask_jobqueue
+
+
+def _job_class(base: type, errors: list[str]) -> type:
+    """``base`` (e.g. SLURMJob) noting why a submission failed: dask-jobqueue
+    submits from its event loop, where the error would only be logged."""
+
+    class Job(base):  # type: ignore[misc, valid-type]
+        async def start(self) -> None:
+            try:
+                await super().start()
+            except Exception as e:
+                errors.append(_why(e))
+                raise
+
+    Job.__name__ = Job.__qualname__ = base.__name__
+    return Job
+
+
+def _cluster(q: JobQueue, p: Plan, errors: list[str]) -> Any:
+    import dask
+
+    dask_jobqueue = _import_dask_jobqueue(q.kind)
     cls = getattr(dask_jobqueue, CLASSES[q.kind])
     conf = f"jobqueue.{q.kind}"
     kw: dict[str, Any] = dict(cores=p.cores, processes=p.cores, memory=_gib(p.memory_bytes),
-                              walltime=_hms(p.walltime_s), job_name=p.job_name)
+                              walltime=_hms(p.walltime_s), job_name=p.job_name,
+                              # Dask's own log lines (a lost worker, a retried task) would break the
+                              # progress bar; what matters reaches the store or a hoplab line.
+                              silence_logs="critical")
     if q.partition is not None:
         kw["queue"] = q.partition
     if q.account is not None:
@@ -242,6 +286,7 @@ def _cluster(q: JobQueue, p: Plan) -> Any:
     extra = list(dask.config.get(f"{conf}.worker-extra-args", []) or [])
     kw["worker_extra_args"] = extra + ["--lifetime", f"{lifetime}s", "--lifetime-stagger", "60s"]
     kw.update(q.options)
+    kw["job_cls"] = _job_class(kw.get("job_cls") or cls.job_cls, errors)
     try:
         return cls(**kw)
     except (ValueError, TypeError, OSError) as e:
@@ -262,12 +307,13 @@ class JobQueueBackend(DaskBackend):
         self._config = dask.config.set({"distributed.deploy.lost-worker-timeout": f"{LOST_WORKER_S}s"})
         self._config.__enter__()
         self.cluster = None
+        self.errors: list[str] = []  # submissions that failed, in the submit command's words
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         self._sigterm: Any = None
         try:
             self._catch_sigterm()
-            self.cluster = _cluster(q, p)
+            self.cluster = _cluster(q, p, self.errors)
             client = Client(self.cluster)
             super().__init__(client, jobs=p.workers)
             self._own = [client, self.cluster]
@@ -287,20 +333,30 @@ class JobQueueBackend(DaskBackend):
             self._sigterm = signal.signal(signal.SIGTERM, stop)
 
     def _submit(self) -> None:
-        try:
-            self.cluster.scale(jobs=self.plan.jobs)
-        except RuntimeError as e:  # the submit command failed (sbatch/qsub's message)
-            raise LabError(f"--{self.kind}: submitting jobs failed: {' '.join(str(e).split())}") from None
+        self.cluster.scale(jobs=self.plan.jobs)
+        deadline = time.monotonic() + SUBMIT_S
+        while not self.errors and sum(1 for j in self.cluster.workers.values() if j.job_id) < self.plan.jobs:
+            if time.monotonic() > deadline:
+                raise LabError(f"--{self.kind}: {self.plan.jobs} job(s) not submitted after {SUBMIT_S:g} s")
+            time.sleep(0.05)
+        if self.errors:
+            raise LabError(f"--{self.kind}: submitting a job failed: {self.errors[0]}")
 
     def _watch(self) -> None:
         # A job that ended is dropped by the cluster once its worker has been
-        # gone for lost-worker-timeout; scaling again to the same size then
-        # submits one in its place (distributed SpecCluster._correct_state).
+        # gone for lost-worker-timeout; scaling to the same size then submits
+        # one in its place (distributed SpecCluster._correct_state), so the
+        # sweep keeps its size.
+        told = len(self.errors)
         while not self._stop.wait(WATCH_S):
             try:
                 self.cluster.scale(jobs=self.plan.jobs)
-            except Exception:  # noqa: BLE001 - a failed submission is tried again next time
-                pass
+            except Exception as e:  # noqa: BLE001 - tried again at the next look
+                self.errors.append(_why(e))
+            for why in sorted(set(self.errors[told:])):
+                print(f"hoplab: warning: submitting a job in place of one that ended failed: {why}",
+                      file=sys.stderr)
+            told = len(self.errors)
 
     def close(self) -> None:
         # Cancelling the jobs must not be cut short by a second Ctrl-C.
