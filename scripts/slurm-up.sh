@@ -74,11 +74,12 @@ mem_mb="$(awk '/^MemTotal:/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)"
 
 # slurm.conf(5), Slurm 22.05. linuxproc/none/cons_tres need no cgroups, which a
 # container may not grant; config_overrides: the node's CPUs and memory are
-# the ones written here, whatever the hardware (a bigger CI machine too).
+# the ones written here, whatever the hardware (a bigger CI machine too);
+# the loopback address: no need for the host's name to resolve.
 cat >"$conf.tmp" <<EOF
 # Written by scripts/slurm-up.sh: a one-node test cluster; slurm-down.sh removes it.
 ClusterName=hoplab
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$((ctld_port + 1))
 SlurmUser=root
@@ -110,7 +111,7 @@ PlugStackConfig=$dir/plugstack.conf
 KillWait=2
 MinJobAge=5
 InactiveLimit=0
-NodeName=$node CPUs=2 RealMemory=$mem_mb State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=2 RealMemory=$mem_mb State=UNKNOWN
 PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 mv "$conf.tmp" "$conf"
