@@ -76,9 +76,11 @@ def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str 
     ``slurm`` / ``pbs``: run on batch jobs of that scheduler (`jobqueue`):
     True, or a `lab.JobQueue` or dict of its options (partition, account,
     walltime, jobs, cores, memory, job_name, log_dir, options); the jobs are
-    sized from the cost estimate and cancelled when the sweep ends.
+    sized from the cost estimate (``jobs``, if given, is their number) and
+    cancelled when the sweep ends.
     """
     d = as_design(design)
+    asked = jobs
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise LabError(f"jobs: must be at least 1, got {jobs}")
@@ -89,6 +91,8 @@ def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str 
         from .jobqueue import as_jobqueue
 
         queue = as_jobqueue("slurm", slurm) if slurm is not None else as_jobqueue("pbs", pbs)
+        if queue.jobs is None and asked is not None:
+            queue.jobs = jobs  # ``jobs`` counts batch jobs here
     runs = d.expand()
     engine = engine_version()
     with Store(store) as st:
