@@ -55,6 +55,8 @@ WORKER_BASE_BYTES = 1 << 30
 RETIRE_MARGIN_S = 300
 #: Seconds between looks for jobs that ended before the sweep.
 WATCH_S = 2.0
+#: Seconds between tries of a submission that failed.
+RESUBMIT_S = 30.0
 #: Seconds to wait for the submit commands (sbatch, qsub) to answer.
 SUBMIT_S = 120.0
 #: Seconds Dask waits before taking a lost worker's job for gone (its default is 15 s).
@@ -311,14 +313,17 @@ class JobQueueBackend(DaskBackend):
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         self._sigterm: Any = None
+        own: list[Any] = []  # closed in this order: the client, then the cluster (cancels the jobs)
         try:
             self._catch_sigterm()
             self.cluster = _cluster(q, p, self.errors)
-            client = Client(self.cluster)
-            super().__init__(client, jobs=p.workers)
-            self._own = [client, self.cluster]
+            own.append(self.cluster)
+            own.insert(0, Client(self.cluster))
+            super().__init__(own[0], jobs=p.workers)
+            self._own = own
             self._submit()
         except BaseException:
+            self._own = own
             self.close()
             raise
         self._watcher = threading.Thread(target=self._watch, name="hoplab-jobqueue", daemon=True)
@@ -346,17 +351,28 @@ class JobQueueBackend(DaskBackend):
         # A job that ended is dropped by the cluster once its worker has been
         # gone for lost-worker-timeout; scaling to the same size then submits
         # one in its place (distributed SpecCluster._correct_state), so the
-        # sweep keeps its size.
-        told = len(self.errors)
+        # sweep keeps its size. A submission that failed is tried again every
+        # RESUBMIT_S, and its error shown once.
+        told, last_retry = 0, time.monotonic()
         while not self._stop.wait(WATCH_S):
+            if time.monotonic() - last_retry >= RESUBMIT_S:
+                last_retry = time.monotonic()
+                self.cluster.loop.add_callback(self._forget_failed)
             try:
                 self.cluster.scale(jobs=self.plan.jobs)
             except Exception as e:  # noqa: BLE001 - tried again at the next look
                 self.errors.append(_why(e))
-            for why in sorted(set(self.errors[told:])):
-                print(f"hoplab: warning: submitting a job in place of one that ended failed: {why}",
+            for why in sorted(set(self.errors[told:]) - set(self.errors[:told])):
+                print(f"hoplab: warning: --{self.kind}: submitting a job in place of one that ended failed "
+                      f"(tried again every {RESUBMIT_S:g} s; Ctrl-C stops, the sweep resumes later): {why}",
                       file=sys.stderr)
             told = len(self.errors)
+
+    def _forget_failed(self) -> None:
+        # In the cluster's event loop. A job enters `cluster.workers` only once
+        # its submit command has returned, so one without a job id failed.
+        for name in [n for n, j in self.cluster.workers.items() if not j.job_id]:
+            del self.cluster.workers[name]
 
     def close(self) -> None:
         # Cancelling the jobs must not be cut short by a second Ctrl-C.
