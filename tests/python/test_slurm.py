@@ -3,8 +3,9 @@ cluster is started by scripts/slurm-up.sh once per session and stopped by
 slurm-down.sh at the end. The sweep's store equals `--jobs 1`'s, no job is
 left in the queue, and an interrupted or scancelled sweep loses no recorded
 run and resumes to the same digest. Tests that need the cluster skip with one
-line where its daemons cannot start (not root, no apt-get, no network); the
-sizing and job-script tests run everywhere dask-jobqueue is installed."""
+line where its daemons cannot start (not root, no apt-get, no network), or
+fail there if HOPLAB_REQUIRE_SLURM=1; the sizing and job-script tests run
+everywhere dask-jobqueue is installed."""
 
 from __future__ import annotations
 
@@ -55,12 +56,22 @@ def _free_port_pair() -> int:
     raise RuntimeError("no two free consecutive ports")
 
 
+def _cannot(why: str) -> None:
+    """Skip, or fail where HOPLAB_REQUIRE_SLURM=1 says the cluster must run (a CI machine)."""
+    if os.environ.get("HOPLAB_REQUIRE_SLURM") == "1":
+        pytest.fail(f"HOPLAB_REQUIRE_SLURM=1 but {why}")
+    pytest.skip(why)
+
+
 @pytest.fixture(scope="session")
 def slurm(tmp_path_factory):
     """SLURM_CONF of a one-node cluster up for the session (or a skip)."""
-    pytest.importorskip("dask_jobqueue", reason="dask-jobqueue not installed (pip install 'hoplab[dask]')")
+    try:
+        import dask_jobqueue  # noqa: F401
+    except ImportError:
+        _cannot("dask-jobqueue not installed (pip install 'hoplab[dask]')")
     if os.geteuid() != 0:
-        pytest.skip("SLURM test cluster: needs root to start slurmd (scripts/slurm-up.sh)")
+        _cannot("SLURM test cluster: needs root to start slurmd (scripts/slurm-up.sh)")
     # The cluster of a test session that was killed before its teardown.
     for old in Path("/tmp").glob("hoplab-slurm-test.*"):
         pid = old.suffix[1:]
@@ -75,7 +86,7 @@ def slurm(tmp_path_factory):
     try:
         if up.returncode != 0:
             why = (up.stderr.strip().splitlines() or ["no message"])[-1]
-            pytest.skip(f"SLURM test cluster could not start: {why}")
+            _cannot(f"SLURM test cluster could not start: {why}")
         conf = up.stdout.strip().splitlines()[-1].removeprefix("export SLURM_CONF=")
         old = os.environ.get("SLURM_CONF")
         os.environ["SLURM_CONF"] = conf
