@@ -138,13 +138,16 @@ def _start(tmp_path: Path, store: Path, *args: str, env: dict[str, str] | None =
 
 
 def _recorded(store: Path) -> dict[str, str]:
-    if not (store / "store.sqlite").exists():
-        return {}
-    try:
-        db = sqlite3.connect(store / "store.sqlite", timeout=30)
-        return dict(db.execute("SELECT key, status FROM runs").fetchall())
-    except sqlite3.Error:
-        return {}
+    """The store's runs (key: status), read as another process writes it."""
+    for _ in range(100):
+        if not (store / "store.sqlite").exists():
+            return {}
+        try:
+            with sqlite3.connect(store / "store.sqlite", timeout=30) as db:
+                return dict(db.execute("SELECT key, status FROM runs").fetchall())
+        except sqlite3.OperationalError:  # no table yet: the writer is creating it
+            time.sleep(0.05)
+    raise AssertionError(f"{store}: the runs table cannot be read")
 
 
 def _wait_for_runs(store: Path, n: int, p: subprocess.Popen) -> None:
@@ -181,14 +184,14 @@ def test_an_interrupted_sweep_leaves_no_job_and_resumes(slurm, reference, tmp_pa
     if p.returncode != 0:  # 0: it had just finished
         assert p.returncode == 130, err
         assert err.strip().splitlines()[-1] == "hoplab: interrupted", err
-    assert _queue() == []
+    assert _queue() == [], err
     after = _recorded(store)
-    assert before.items() <= after.items()  # no recorded run lost
+    assert before.items() <= after.items(), err  # no recorded run lost
     with sqlite3.connect(store / "store.sqlite") as db:
         assert db.execute("SELECT count(*) FROM claims").fetchone()[0] == 0
     # Resumed from Python, in this process: jobs= is the number of batch jobs.
     summary = lab.run(DESIGN, store, jobs=2, slurm={"log_dir": str(tmp_path / "logs")}, progress=False)
-    assert (summary.reused, summary.ran, summary.failed) == (len(after), RUNS - len(after), 0)
+    assert (summary.reused, summary.ran, summary.failed) == (len(after), RUNS - len(after), 0), (str(summary), err)
     assert lab.Store(store).digest() == reference
     assert _queue() == []
 
