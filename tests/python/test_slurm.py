@@ -174,6 +174,16 @@ def test_a_slurm_sweep_equals_jobs_1(slurm, reference, tmp_path):
     assert "submitting" not in err and f"{RUNS} already in" in out
 
 
+def test_a_refused_submission_is_one_line(slurm, tmp_path):
+    p = _start(tmp_path, tmp_path / "store", "--partition", "nope")
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 2
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("hoplab: error: --slurm: submitting a job failed: sbatch: error:"), err
+    assert "nope" in last or "partition" in last.lower(), err
+    assert _queue() == []
+
+
 def test_an_interrupted_sweep_leaves_no_job_and_resumes(slurm, reference, tmp_path):
     store = tmp_path / "store"
     p = _start(tmp_path, store, "--jobs", "2")

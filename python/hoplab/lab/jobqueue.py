@@ -23,7 +23,9 @@ without a scheduler.
 from __future__ import annotations
 
 import math
+import shlex
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -59,6 +61,8 @@ WATCH_S = 2.0
 RESUBMIT_S = 30.0
 #: Seconds to wait for the submit commands (sbatch, qsub) to answer.
 SUBMIT_S = 120.0
+#: Seconds to wait for the cancel command and for Dask's client and cluster to close.
+CLOSE_S = 30.0
 #: Seconds Dask waits before taking a lost worker's job for gone (its default is 15 s).
 LOST_WORKER_S = 5.0
 
@@ -244,9 +248,10 @@ def _import_dask_jobqueue(kind: str) -> Any:
     return dask_jobqueue
 
 
-def _job_class(base: type, errors: list[str]) -> type:
-    """``base`` (e.g. SLURMJob) noting why a submission failed: dask-jobqueue
-    submits from its event loop, where the error would only be logged."""
+def _job_class(base: type, errors: list[str], submitted: list[str]) -> type:
+    """``base`` (e.g. SLURMJob) noting the id of each job submitted and why a
+    submission failed: dask-jobqueue submits from its event loop, where the
+    error would only be logged."""
 
     class Job(base):  # type: ignore[misc, valid-type]
         async def start(self) -> None:
@@ -255,12 +260,15 @@ def _job_class(base: type, errors: list[str]) -> type:
             except Exception as e:
                 errors.append(_why(e))
                 raise
+            finally:
+                if self.job_id:
+                    submitted.append(self.job_id)
 
     Job.__name__ = Job.__qualname__ = base.__name__
     return Job
 
 
-def _cluster(q: JobQueue, p: Plan, errors: list[str]) -> Any:
+def _cluster(q: JobQueue, p: Plan, errors: list[str], submitted: list[str] | None = None) -> Any:
     import dask
 
     dask_jobqueue = _import_dask_jobqueue(q.kind)
@@ -288,7 +296,7 @@ def _cluster(q: JobQueue, p: Plan, errors: list[str]) -> Any:
     extra = list(dask.config.get(f"{conf}.worker-extra-args", []) or [])
     kw["worker_extra_args"] = extra + ["--lifetime", f"{lifetime}s", "--lifetime-stagger", "60s"]
     kw.update(q.options)
-    kw["job_cls"] = _job_class(kw.get("job_cls") or cls.job_cls, errors)
+    kw["job_cls"] = _job_class(kw.get("job_cls") or cls.job_cls, errors, [] if submitted is None else submitted)
     try:
         return cls(**kw)
     except (ValueError, TypeError, OSError) as e:
@@ -310,13 +318,14 @@ class JobQueueBackend(DaskBackend):
         self._config.__enter__()
         self.cluster = None
         self.errors: list[str] = []  # submissions that failed, in the submit command's words
+        self.submitted: list[str] = []  # ids of the jobs submitted
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         self._sigterm: Any = None
         own: list[Any] = []  # closed in this order: the client, then the cluster (cancels the jobs)
         try:
             self._catch_sigterm()
-            self.cluster = _cluster(q, p, self.errors)
+            self.cluster = _cluster(q, p, self.errors, self.submitted)
             own.append(self.cluster)
             own.insert(0, Client(self.cluster))
             super().__init__(own[0], jobs=p.workers)
@@ -368,6 +377,19 @@ class JobQueueBackend(DaskBackend):
                       file=sys.stderr)
             told = len(self.errors)
 
+    def _cancel(self) -> None:
+        # The jobs first, with the scheduler's own command (scancel, qdel) and
+        # not through Dask's event loop: however Dask's closing goes, no job
+        # is left in the queue. Dask's close cancels them again (harmless).
+        ids = sorted(set(self.submitted))
+        if not ids or self.cluster is None:
+            return
+        try:
+            subprocess.run([*shlex.split(self.cluster.job_cls.cancel_command), *ids], capture_output=True,
+                           timeout=CLOSE_S, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            pass  # the scheduler's tools are gone: nothing else can cancel them either
+
     def _forget_failed(self) -> None:
         # In the cluster's event loop. A job enters `cluster.workers` only once
         # its submit command has returned, so one without a job id failed.
@@ -382,10 +404,12 @@ class JobQueueBackend(DaskBackend):
             self._stop.set()
             if self._watcher is not None:
                 self._watcher.join()
-            if getattr(self, "_own", None):
-                super().close()
-            elif self.cluster is not None:
-                self.cluster.close()
+            self._cancel()
+            for obj in getattr(self, "_own", []):
+                try:
+                    obj.close(timeout=CLOSE_S)
+                except Exception:  # noqa: BLE001 - a cluster already gone, or slow to say so
+                    pass
         finally:
             self._config.__exit__(None, None, None)
             if main:
