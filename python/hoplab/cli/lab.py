@@ -2,6 +2,7 @@
 resumable store (hoplab/lab).
 
     hoplab lab run DESIGN --store DIR [--jobs N] [--dask ADDRESS|local] [--retry-failed]
+    hoplab lab run DESIGN --store DIR --slurm|--pbs [--partition P] [--account A] [--walltime T] [--jobs N] ...
     hoplab lab status --store DIR [DESIGN]
     hoplab lab summary DIR --by FACTOR --metric M [...]   (lab_summary.py)
     hoplab lab export --store DIR [--design NAME] [--table flows] -o FILE.csv|FILE.parquet
@@ -36,18 +37,46 @@ lab_group.add_command(summary_cmd)
               help="Worker processes (default: the cores available); 1 runs in this process.")
 @click.option("--dask", "dask", default=None, metavar="ADDRESS|local",
               help="Run on Dask: a scheduler address (tcp://host:8786) or `local` for a LocalCluster of --jobs workers.")
+@click.option("--slurm", "scheduler", flag_value="slurm", default=None,
+              help="Run on SLURM batch jobs (dask-jobqueue SLURMCluster), sized from the cost estimate; "
+                   "--jobs is then the number of jobs.")
+@click.option("--pbs", "scheduler", flag_value="pbs", help="The same on PBS (PBSCluster; untested).")
+@click.option("--partition", default=None, help="--slurm/--pbs: the partition (PBS: queue).")
+@click.option("--account", default=None, help="--slurm/--pbs: the account to charge.")
+@click.option("--walltime", default=None, metavar="HH:MM:SS",
+              help="--slurm/--pbs: per job (default: from the cost estimate, 00:30:00 to 24:00:00).")
+@click.option("--memory", default=None, metavar="SIZE", help="--slurm/--pbs: per job, e.g. 4GiB (default: from the cost estimate).")
+@click.option("--cores", type=click.IntRange(1, 1024), default=1, show_default=True,
+              help="--slurm/--pbs: worker processes (cores) per job.")
+@click.option("--job-name", default=None, help="--slurm/--pbs: (default: hoplab-DESIGN_NAME).")
+@click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="--slurm/--pbs: where jobs write their output (default: the scheduler's, e.g. "
+                   "slurm-ID.out here).")
 @click.option("--retry-failed", is_flag=True, help="Run again the runs recorded as failed.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: if a terminal).")
-def run_cmd(design: Path, store: Path, jobs: int | None, dask: str | None, retry_failed: bool,
-            progress: bool | None) -> None:
+def run_cmd(design: Path, store: Path, jobs: int | None, dask: str | None, scheduler: str | None,
+            partition: str | None, account: str | None, walltime: str | None, memory: str | None, cores: int,
+            job_name: str | None, log_dir: Path | None, retry_failed: bool, progress: bool | None) -> None:
     """Run every run of DESIGN that STORE does not hold yet; a failed run is recorded with its error."""
     from .. import lab
 
+    queue_opts = {"partition": partition, "account": account, "walltime": walltime, "memory": memory,
+                  "job_name": job_name, "log_dir": log_dir}
+    if scheduler is None:
+        given = [k for k, v in queue_opts.items() if v is not None] + (["cores"] if cores != 1 else [])
+        if given:
+            raise HoplabError(f"--{given[0].replace('_', '-')}: needs --slurm or --pbs")
+    elif dask:
+        raise HoplabError(f"--dask and --{scheduler}: give one")
     d = load_design(design)
     with lab_errors(design):
-        summary = lab.run(d, store, jobs=jobs, backend="dask" if dask else "local",
+        kw = {}
+        if scheduler is not None:
+            kw[scheduler] = lab.JobQueue(scheduler, jobs=jobs, cores=cores,
+                                         **{k: (str(v) if v is not None else None) for k, v in queue_opts.items()})
+        summary = lab.run(d, store, jobs=None if scheduler else jobs, backend="dask" if dask else "local",
                           address=dask if dask and dask != "local" else None, progress=progress,
-                          retry_failed=retry_failed)
+                          retry_failed=retry_failed, **kw)
     click.echo(str(summary))
     if summary.failed:
         click.echo(f"hoplab: {summary.failed} run(s) failed; `hoplab lab status --store {store}` lists them",

@@ -13,19 +13,20 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["Design", "DesignError", "Run", "LabError", "Store", "StoreError", "Summary", "engine_version",
+__all__ = ["Design", "DesignError", "Run", "JobQueue", "LabError", "Store", "StoreError", "Summary", "engine_version",
            "load", "run", "status"]
 
 # The store and the loaders import pandas (and Parquet through pyarrow);
 # `hoplab design expand` needs only the design. Each name imports its module
 # on first use (PEP 562).
 _WHERE = {"Design": "design", "DesignError": "design", "Run": "design", "engine_version": "design",
-          "LabError": "execute", "load": "load", "status": "load", "Summary": "runner", "run": "runner",
+          "LabError": "execute", "JobQueue": "jobqueue", "load": "load", "status": "load", "Summary": "runner", "run": "runner",
           "Store": "store", "StoreError": "store"}
 
 if TYPE_CHECKING:
     from .design import Design, DesignError, Run, engine_version
     from .execute import LabError
+    from .jobqueue import JobQueue
     from .load import load, status
     from .runner import Summary, run
     from .store import Store, StoreError

@@ -63,7 +63,7 @@ def _bar(total: int, enabled: bool) -> Any:
 def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str | os.PathLike[str], *,
         jobs: int | None = None, backend: str = "local", client: Any = None, address: str | None = None,
         progress: bool | None = None, retry_failed: bool = False,
-        on_run: Callable[[dict[str, Any]], None] | None = None) -> Summary:
+        on_run: Callable[[dict[str, Any]], None] | None = None, slurm: Any = None, pbs: Any = None) -> Summary:
     """Run every run of ``design`` that ``store`` does not hold yet.
 
     ``jobs``: worker processes (default: the cores available); 1 runs in this
@@ -73,11 +73,26 @@ def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str 
     ``progress``: a progress bar on stderr (default: when stderr is a
     terminal). ``retry_failed``: run again the runs recorded as failed.
     ``on_run(outcome)`` is called after each run is recorded.
+    ``slurm`` / ``pbs``: run on batch jobs of that scheduler (`jobqueue`):
+    True, or a `lab.JobQueue` or dict of its options (partition, account,
+    walltime, jobs, cores, memory, job_name, log_dir, options); the jobs are
+    sized from the cost estimate (``jobs``, if given, is their number) and
+    cancelled when the sweep ends.
     """
     d = as_design(design)
+    asked = jobs
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise LabError(f"jobs: must be at least 1, got {jobs}")
+    if slurm is not None and pbs is not None:
+        raise LabError("slurm and pbs: give one scheduler, not both")
+    queue = None
+    if slurm is not None or pbs is not None:
+        from .jobqueue import as_jobqueue
+
+        queue = as_jobqueue("slurm", slurm) if slurm is not None else as_jobqueue("pbs", pbs)
+        if queue.jobs is None and asked is not None:
+            queue.jobs = jobs  # ``jobs`` counts batch jobs here
     runs = d.expand()
     engine = engine_version()
     with Store(store) as st:
@@ -101,7 +116,12 @@ def run(design: Design | Mapping[str, Any] | str | os.PathLike[str], store: str 
         if not todo:
             return summary
         show = sys.stderr.isatty() if progress is None else bool(progress)
-        be = backend_for(backend, min(jobs, len(todo)), client, address)
+        if queue is not None:
+            from . import jobqueue
+
+            be = jobqueue.backend(queue, [r.payload() for r in todo], d.name)
+        else:
+            be = backend_for(backend, min(jobs, len(todo)), client, address)
         bar = _bar(len(todo), show)
         try:
             with Claims(st) as claims:
