@@ -27,7 +27,7 @@ from hoplab.capture import CaptureError, analyze
 from hoplab.capture.read import records
 from hoplab.cli import cli
 
-from . import _netns_capture, _trace_pcap
+from . import _netns_capture
 from .conftest import ROOT
 
 CAPTURES = ROOT / "tests" / "data" / "captures"
@@ -244,23 +244,32 @@ def test_every_link_type_gives_the_same_flows(tmp_path, linux, name, linktype, c
 
 # ------------------------------------------------------- multihop 802.11
 @pytest.fixture(scope="module")
-def chain_run():
+def chain_run(tmp_path_factory):
+    """The 4-hop chain for 30 s with its captures as the pcap writer makes
+    them (trace/pcap): `channel.pcap` (every frame on the air) and
+    `host-N.pcap` (each node's IP packets, as tcpdump on it sees them)."""
     import tomllib
 
     sc = tomllib.loads((ROOT / "examples" / "chain.toml").read_text())  # 4 hops
     sc["duration_s"] = 30.0
     sc.setdefault("output", {})["trace"] = True
-    return hoplab.run(sc, seed=1)
+    d = tmp_path_factory.mktemp("chain")
+    for mode in ("channel", "hosts"):
+        sc["trace"] = {"formats": ["pcap"], "pcap": mode}
+        r = hoplab.run(sc, seed=1, trace_dir=d)
+    r.capture_dir = d
+    return r
 
 
 def test_multihop_channel_capture_reproduces_the_flows_table(tmp_path, chain_run):
     """Every hop's copy and every MAC retry of a segment is on the channel:
     analyze counts the source's own transmissions, and delivery by the
     destination's ACKs, so the run's figures come back."""
-    p = tmp_path / "chain.pcap"
-    n = _trace_pcap.channel_pcap(chain_run, p, 1460)
+    p = chain_run.capture_dir / "channel.pcap"
+    n = sum(1 for _ in records(p))
     tr = chain_run.trace
-    src_tx = tr[(tr.event == "tx") & (tr.frame == "DATA") & (tr.packet_type == "tcp") & (tr.src == 0)]
+    src_tx = tr[(tr.layer == "MAC") & (tr.event == "send") & (tr.frame == "DATA") & (tr.packet_type == "tcp")
+                & (tr.src == 0)]
     assert n > 2 * len(src_tx) and src_tx.retry.any()  # hops and MAC retries are in the file
     a = analyze(p).flows.iloc[0]
     s = chain_run.flows.iloc[0]
@@ -273,11 +282,24 @@ def test_multihop_channel_capture_reproduces_the_flows_table(tmp_path, chain_run
     assert a.retransmissions <= s.retransmissions and a.packets_sent <= s.packets_sent
 
 
+def test_the_senders_host_capture_reproduces_the_flows_table_within_one_percent(chain_run):
+    """host-0.pcap holds what tcpdump on the source would: each segment once as
+    TCP hands it to IP (retransmissions included, MAC retries not) and the
+    ACKs that come back, so the sender's counters are exact and delivery
+    (from the ACKs) lags only by the ACKs still in flight at the end."""
+    a = analyze(chain_run.capture_dir / "host-0.pcap").flows.iloc[0]
+    s = chain_run.flows.iloc[0]
+    assert (a.src, a.dst) == (0, 4)
+    assert (a.packets_sent, a.retransmissions) == (s.packets_sent, s.retransmissions)
+    for col in ("packets_received", "bytes_delivered", "throughput_kbps", "rtt_mean_ms", "rtt_std_ms",
+                "retransmission_index", "loss_rate"):
+        assert a[col] == pytest.approx(s[col], rel=0.01), col
+
+
 def test_a_frame_recorded_at_two_interfaces_counts_once(tmp_path, chain_run):
     """pcapng with one interface per node holds each frame as sent and as
     received: the copies are one transmission."""
-    single = tmp_path / "one.pcap"
-    _trace_pcap.channel_pcap(chain_run, single, 1460)
+    single = chain_run.capture_dir / "channel.pcap"
     frames = [(r.time_ns, r.data, r.orig_len) for r in records(single)]
     doubled = [x for t, d, o in frames for x in ((t, d, o), (t + 1000, d, o))]
     p = tmp_path / "nodes.pcapng"
@@ -475,13 +497,14 @@ def test_a_transfer_cut_by_the_capture_ends_with_it(tmp_path, linux):
 
 def test_a_hoplab_capture_keeps_the_runs_flow_numbers(tmp_path, chain_run):
     """hoplab's wire gives flow f port 50000 + f at both ends: flow 3 stays flow 3."""
-    p = tmp_path / "one.pcap"
-    _trace_pcap.channel_pcap(chain_run, p, 1460)
+    p = chain_run.capture_dir / "channel.pcap"
     frames = []
     for r in records(p):
         b = bytearray(r.data)
-        tcp = 8 + 24 + 8 + 20  # radiotap, 802.11, LLC/SNAP, IPv4
-        struct.pack_into(">HH", b, tcp, 50003, 50003)
+        rt = struct.unpack_from("<H", b, 2)[0]  # radiotap's own length
+        ip = rt + 24 + 8  # 802.11 data header, LLC/SNAP
+        if b[rt] & 0x0C == 0x08 and b[ip - 2:ip] == b"\x08\x00" and b[ip + 9] == 6:  # DATA, IPv4, TCP
+            struct.pack_into(">HH", b, ip + 4 * (b[ip] & 0x0F), 50003, 50003)
         frames.append((r.time_ns, bytes(b), r.orig_len))
     q = tmp_path / "flow3.pcap"
     q.write_bytes(pcap_bytes(frames, 127))
