@@ -108,6 +108,16 @@ def _frame(table: str, columns: Mapping[str, Any]) -> "pd.DataFrame":
     return df.astype({c: t for c, t in schema.items() if c not in as_float}).reset_index(drop=True)
 
 
+def _read_csv(path: Path, table: str) -> "pd.DataFrame":
+    """A table's CSV file, its text columns read as text: a long file whose
+    first rows leave one empty would otherwise be guessed chunk by chunk
+    (mixed types)."""
+    import pandas as pd
+
+    text = {c: str for c, t in SCHEMA[table].items() if t is str}
+    return pd.read_csv(path, dtype=text, **read_csv_kw())
+
+
 def _load_table(d: Path, table: str, name: str, meta: Mapping[str, Any], check: bool) -> "pd.DataFrame":
     """One table file of a result directory as its DataFrame (``check``: its
     checksum first, when `Result.load` left it for later)."""
@@ -117,7 +127,7 @@ def _load_table(d: Path, table: str, name: str, meta: Mapping[str, Any], check: 
     if check:
         manifest.check_file(path, meta)
     if name.endswith(".csv"):
-        raw = _read_table(path, lambda: pd.read_csv(path, **read_csv_kw()))
+        raw = _read_table(path, lambda: _read_csv(path, table))
     else:
         raw = _read_table(path, lambda: pd.read_parquet(path))
     manifest.check_rows(path, len(raw), dict(meta))
@@ -217,7 +227,7 @@ class Result:
         import pandas as pd
 
         path = self._streamed["trace.csv"][0]
-        raw = _read_table(path, lambda: pd.read_csv(path, **read_csv_kw()))
+        raw = _read_table(path, lambda: _read_csv(path, "trace"))
         return _frame("trace", {c: raw[c].to_numpy() for c in raw.columns})
 
     @property
