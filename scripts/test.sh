@@ -25,4 +25,4 @@ if command -v npm >/dev/null && [ -x /usr/bin/chromium ] && [ ! -d tests/browser
 fi
 
 echo "== pytest tests/python"
-python -m pytest -q tests/python
+python -m pytest -q -rs tests/python
