@@ -12,4 +12,5 @@ mod mobility_walk;
 mod mobility_waypoint;
 mod schema_props;
 mod stream_integrity;
+mod bridge;
 mod trace_stream;
