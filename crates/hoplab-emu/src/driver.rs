@@ -73,6 +73,9 @@ pub struct Report {
     /// The longest engine step, in ns of real time.
     pub max_step_ns: u64,
     pub fifo: Option<String>,
+    /// CLOCK_MONOTONIC at simulated time zero: a delivery at simulated time
+    /// t is due at t0_ns + t (what a probe stamped with that clock compares).
+    pub t0_ns: u64,
 }
 
 /// Run `emu` in real time with the real nodes' devices `nets` until the
@@ -100,11 +103,21 @@ pub fn run_live(emu: &mut Emulation, nets: &[NodeNet], cfg: &Config, poll: &mut 
     let mut last_stamp = 0u64;
     let mut stalled = false;
     let t0 = now_ns();
+    rep.t0_ns = t0;
     let sim = || now_ns() - t0;
     let mut next_poll = cfg.poll_ns;
+    // When the loop meant to be back here (the last wait's deadline).
+    let mut expected = 0u64;
     rep.ended = "end";
     loop {
         let now = sim();
+        if rep.lateness.observe(expected, now) {
+            let msg = format!("emulation fell behind real time at {:.3} s by {:.3} ms (lag_threshold_ms = {})", expected as f64 / 1e9, (now - expected) as f64 / 1e6, cfg.lag_threshold_ns as f64 / 1e6);
+            if let Some(r) = lagged(&mut rep, cfg, msg, now) {
+                return finish(r, log);
+            }
+        }
+        expected = now;
         if let Some((at, dur)) = cfg.stall.filter(|_| !stalled) {
             if now >= at {
                 stalled = true;
@@ -138,13 +151,9 @@ pub fn run_live(emu: &mut Emulation, nets: &[NodeNet], cfg: &Config, poll: &mut 
                     (done - d.time_ns) as f64 / 1e6,
                     cfg.lag_threshold_ns as f64 / 1e6
                 );
-                if cfg.on_lag == OnLag::Abort {
-                    rep.lateness.close(done);
-                    rep.ended = "lag";
-                    rep.message = Some(format!("{msg}; on_lag = \"abort\": stopped"));
-                    return finish(rep, log);
+                if let Some(r) = lagged(&mut rep, cfg, msg, done) {
+                    return finish(r, log);
                 }
-                eprintln!("hoplab emu: warning: {msg}");
             }
         }
         if horizon > end && out.is_empty() {
@@ -161,6 +170,7 @@ pub fn run_live(emu: &mut Emulation, nets: &[NodeNet], cfg: &Config, poll: &mut 
         let due = out.front().map_or(u64::MAX, |d| d.time_ns);
         let deadline = due.min(now + tick).min(next_poll);
         waiter.wait(t0 + deadline, &mut ready)?;
+        expected = deadline.min(sim());
         for &k in &ready {
             while let Some(n) = read_packet(&nets[k].tun, &mut buf)? {
                 let bytes = &buf[..n];
@@ -190,6 +200,18 @@ pub fn run_live(emu: &mut Emulation, nets: &[NodeNet], cfg: &Config, poll: &mut 
     }
     rep.lateness.close(sim());
     finish(rep, log)
+}
+
+/// A new episode of falling behind: warn, or end the run (the report, taken).
+fn lagged(rep: &mut Report, cfg: &Config, msg: String, now: u64) -> Option<Report> {
+    if cfg.on_lag == OnLag::Abort {
+        rep.lateness.close(now);
+        rep.ended = "lag";
+        rep.message = Some(format!("{msg}; on_lag = \"abort\": stopped"));
+        return Some(std::mem::take(rep));
+    }
+    eprintln!("hoplab emu: warning: {msg}");
+    None
 }
 
 fn finish(rep: Report, log: Option<IngressLog>) -> io::Result<Report> {

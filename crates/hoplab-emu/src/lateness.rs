@@ -22,8 +22,15 @@ impl Lateness {
     /// A write of a packet due at `due_ns` done at `done_ns` (simulated
     /// clock); true if it opened a new episode.
     pub fn record(&mut self, due_ns: u64, done_ns: u64) -> bool {
+        self.samples_ns.push(done_ns.saturating_sub(due_ns));
+        self.observe(due_ns, done_ns)
+    }
+
+    /// The loop woke at `done_ns` for a deadline at `due_ns`: it fell behind
+    /// even if no write was due then (a packet waiting in a TUN queue is
+    /// stamped late). Counts in the episodes, not in the write lateness.
+    pub fn observe(&mut self, due_ns: u64, done_ns: u64) -> bool {
         let late = done_ns.saturating_sub(due_ns);
-        self.samples_ns.push(late);
         if late > self.threshold_ns {
             match &mut self.open {
                 Some((_, worst)) => {
@@ -87,5 +94,10 @@ mod tests {
         assert!(!l.record(2_002_000_000, 2_005_000_000));
         l.record(2_010_000_000, 2_010_000_000);
         assert_eq!(l.episodes, vec![(2_000_000_000, 10_000_000, 5_000_000)]);
+        // A late wake-up with nothing to write is an episode too, not a write.
+        assert!(l.observe(3_000_000_000, 3_080_000_000));
+        assert!(!l.observe(3_081_000_000, 3_081_000_000));
+        assert_eq!(l.episodes[1], (3_000_000_000, 81_000_000, 80_000_000));
+        assert_eq!(l.count(), 104);
     }
 }

@@ -36,6 +36,7 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     d.set_item("steps", r.steps)?;
     d.set_item("max_step_us", us(r.max_step_ns))?;
     d.set_item("fifo", r.fifo.clone())?;
+    d.set_item("t0_ns", r.t0_ns)?;
     Ok(d)
 }
 
@@ -122,7 +123,8 @@ pub fn emulate<'py>(
 }
 
 /// Replay an ingress log in pure simulation up to `until_ns`; returns the
-/// run's tables (its info holds the event hash).
+/// run's tables (its info holds the event hash) and the deliveries
+/// `[(node, time_ns, bytes)]`.
 #[pyfunction]
 pub fn emulate_replay<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, nodes: Vec<u32>, log_path: PathBuf, until_ns: u64) -> PyResult<Bound<'py, PyDict>> {
     let (sc, _) = parse(text, fmt)?;
@@ -130,10 +132,11 @@ pub fn emulate_replay<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<
     let seed = seed.unwrap_or(sc.seed);
     let t0 = std::time::Instant::now();
     let (out, delivered) = py
-        .detach(|| hoplab_emu::replay(&sc, seed, &nodes, log, until_ns).map(|mut e| (e.results(t0.elapsed().as_secs_f64()), e.drain().len())))
+        .detach(|| hoplab_emu::replay(&sc, seed, &nodes, log, until_ns).map(|mut e| (e.results(t0.elapsed().as_secs_f64()), e.drain())))
         .map_err(PyValueError::new_err)?;
     let d = PyDict::new(py);
-    d.set_item("delivered", delivered)?;
+    let rows: Vec<(u32, u64, pyo3::Bound<'py, pyo3::types::PyBytes>)> = delivered.into_iter().map(|x| (x.node, x.time_ns, pyo3::types::PyBytes::new(py, &x.bytes))).collect();
+    d.set_item("delivered", rows)?;
     d.set_item("output", output_dict(py, &out)?)?;
     Ok(d)
 }

@@ -141,7 +141,7 @@ def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, sta
     result = Result.from_core(raw["output"], scenario_text=scenario_json, scenario_format="json")
     result.save(out)
     meta = {
-        "seed": result.info["seed"], "nodes": cfg.nodes, "horizon_ns": emu["horizon_ns"],
+        "seed": result.info["seed"], "nodes": cfg.nodes, "horizon_ns": emu["horizon_ns"], "t0_ns": emu["t0_ns"],
         "event_hash": event_hash_text(result.info["event_hash"]), "events": result.info["events"],
         "config": asdict(cfg), "scenario_json": scenario_json, "episodes": emu["episodes"], "fifo": emu["fifo"],
         "message": emu["message"], "commands": [{"node": n, "run": r, "exit": rc} for n, r, rc in finished],

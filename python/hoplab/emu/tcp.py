@@ -33,6 +33,8 @@ from pathlib import Path
 TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 TCP_WINDOW_CLAMP = getattr(socket, "TCP_WINDOW_CLAMP", 10)
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
+#: asm-generic/socket.h SO_TIMESTAMPNS_OLD (also its control message type); Python does not name it.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 #: struct tcp_info offsets (linux/tcp.h): tcpi_rtt, tcpi_snd_cwnd, tcpi_total_retrans (u32), tcpi_bytes_acked (u64).
 _RTT, _CWND, _RETRANS, _ACKED = 68, 80, 100, 120
 #: Bytes of payload the clamp counts in (seed 000: 1460-byte MSS, IPv4 + TCP without options).
@@ -156,17 +158,37 @@ def udp_send(a: argparse.Namespace) -> dict:
     return {"role": "udp-send", "sent": a.count}
 
 
+def _realtime_offset_ns() -> int:
+    """CLOCK_REALTIME minus CLOCK_MONOTONIC, read between two monotonic reads."""
+    best = None
+    for _ in range(5):
+        a = time.monotonic_ns()
+        r = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        b = time.monotonic_ns()
+        if best is None or b - a < best[0]:
+            best = (b - a, r - (a + b) // 2)
+    return best[1]
+
+
 def udp_recv(a: argparse.Namespace) -> dict:
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    # The kernel's receive time (socket(7) SO_TIMESTAMPNS, CLOCK_REALTIME),
+    # so that this process' own scheduling delay is not counted.
+    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
     s.bind(("0.0.0.0", a.port))
     s.settimeout(a.timeout)
+    offset = _realtime_offset_ns()
     rows = []
     while len(rows) < a.count:
         try:
-            b = s.recv(65536)
+            b, anc, _, _ = s.recvmsg(65536, 256)
         except socket.timeout:
             break
         now = time.monotonic_ns()
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                sec, nsec = struct.unpack("qq", data[:16])
+                now = sec * 1_000_000_000 + nsec - offset
         k, sent = _PROBE.unpack_from(b)
         rows.append((k, sent, now))
     if a.out:
