@@ -170,7 +170,7 @@ def _udp_saturation_kbps(hops: int, seconds: float) -> float:
     import hoplab
 
     sc = chain_toml(hops, seconds, "") + (f'[[flows]]\nkind = "cbr"\nsrc = 0\ndst = {hops}\nstart_s = 0.0\n'
-                                         'rate_kbps = 2000.0\npacket_size = 1460\n')
+                                         'rate_kbps = 2000.0\npacket_size_bytes = 1460\n')
     res = hoplab.run(sc, seed=1)
     return float(res.flows.throughput_kbps[0])
 
