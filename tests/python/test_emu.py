@@ -177,7 +177,8 @@ def _udp_saturation_kbps(hops: int, seconds: float) -> float:
 
 @live
 def test_three_hop_real_cubic_carries_traffic_within_udp_saturation(tmp_path: Path) -> None:
-    toml = chain_toml(3, 8.0, f"""[emulation]
+    # Long enough for the sender's queues to drain: the run ends when both commands have.
+    toml = chain_toml(3, 20.0, f"""[emulation]
 nodes = [0, 3]
 [[emulation.commands]]
 node = 3
