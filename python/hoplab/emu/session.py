@@ -17,7 +17,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -66,31 +65,29 @@ def preflight(scenario_json: str) -> str | None:
 
 
 class _Commands:
-    """The [emulation] commands: started at their times in their node's
-    namespace, their output in `commands/NODE-K.log`."""
+    """The [emulation] commands, each in its node's namespace, its output in
+    `commands/nodeN-K.log`."""
 
     def __init__(self, cfg: EmuConfig, out: Path) -> None:
         self.cfg = cfg
         self.out = out
         self.ns: dict[int, str] = {}
         self.procs: list[tuple[Any, subprocess.Popen[bytes], Any]] = []
-        self.started = 0.0
-        self.pending = sorted(enumerate(cfg.commands), key=lambda kc: kc[1].start_s)
 
     def ready(self, info: list[tuple[int, int, int, str]]) -> None:
+        """Start every command now, before the real-time loop: a fork of this
+        process takes milliseconds, which the loop must not spend. A delayed
+        one sleeps in a shell that then execs it (PR_SET_PDEATHSIG survives
+        exec, so it still dies with hoplab)."""
         for node, pid, fd, _ifname in info:
             self.ns[node] = f"/proc/{pid}/fd/{fd}"
         (self.out / "namespaces.json").write_text(json.dumps(
             {str(n): {"enter": f"nsenter --net={p}", "address": node_addr(n)} for n, p in self.ns.items()}, indent=2) + "\n")
-        self.started = time.monotonic()
-        self._start_due()
-
-    def _start_due(self) -> None:
-        now = time.monotonic() - self.started
-        while self.pending and self.pending[0][1].start_s <= now:
-            k, c = self.pending.pop(0)
+        (self.out / "commands").mkdir(exist_ok=True)
+        for k, c in enumerate(self.cfg.commands):
             argv = [a.replace("{python}", sys.executable) for a in shlex.split(c.run)]
-            (self.out / "commands").mkdir(exist_ok=True)
+            if c.start_s > 0:
+                argv = ["sh", "-c", f'sleep {c.start_s:.6f} && exec "$@"', "sh", *argv]
             log = open(self.out / "commands" / f"node{c.node}-{k}.log", "wb")
             p = subprocess.Popen(["nsenter", f"--net={self.ns[c.node]}", "--", *argv], stdout=log, stderr=subprocess.STDOUT,
                                  stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, start_new_session=True)
@@ -98,11 +95,8 @@ class _Commands:
 
     def poll(self) -> bool:
         """True when the run should stop: every waited-for command ended."""
-        self._start_due()
         waited = [p for c, p, _ in self.procs if c.wait]
-        if self.pending or not waited:
-            return False
-        return all(p.poll() is not None for p in waited)
+        return bool(waited) and all(p.poll() is not None for p in waited)
 
     def stop(self) -> list[tuple[int, str, int | None]]:
         """End what still runs; (node, command, exit status) of each."""
