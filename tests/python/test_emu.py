@@ -241,3 +241,18 @@ def test_nothing_remains_after_sigint_or_sigkill(tmp_path: Path, sig: int) -> No
     assert not held & _ns_inodes(), "a namespace (and its TUN device) outlived hoplab emu"
     links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     assert "hoplab" not in links
+
+
+def test_seed000_real_table_and_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`reproduce seed000 --real`'s table and its per-length verdict, with the
+    real and simulated runs stubbed (the live path is test_three_hop_...)."""
+    from hoplab.papers.seed000 import real as R
+
+    monkeypatch.setattr(R, "real_goodput", lambda hops, w, s: 1000.0 / hops * (0.9 if w == 2 else 1.0))
+    monkeypatch.setattr(R, "simulated_goodput", lambda hops, w, s, seed: 900.0 / hops)
+    df = R.run_real(replicas=1, seconds=1.0, progress=lambda m: None)
+    assert len(df) == 16 and set(df.max_cwnd) == {2, 3, 4, 32}
+    one = df[(df.hops == 3) & (df.max_cwnd == 4)].iloc[0]
+    assert one.real_kbps == pytest.approx(333.33, abs=0.01) and one.testbed_kbps == pytest.approx(377.46)
+    text = R.report(df, replicas=1, seconds=1.0)
+    assert "3 hops: the best real window is 3 (W = 2 at 90.0% of the best" in text
