@@ -256,3 +256,14 @@ def test_seed000_real_table_and_verdict(monkeypatch: pytest.MonkeyPatch) -> None
     assert one.real_kbps == pytest.approx(333.33, abs=0.01) and one.testbed_kbps == pytest.approx(377.46)
     text = R.report(df, replicas=1, seconds=1.0)
     assert "3 hops: the best real window is 3 (W = 2 at 90.0% of the best" in text
+
+
+def test_preflight_refuses_what_the_engine_cannot_keep_up_with(tmp_path: Path) -> None:
+    # A 100-node grid with 30 bulk flows: ~950,000 estimated events per simulated second.
+    flows = "".join(f'[[flows]]\nkind = "ftp"\nsrc = {i}\ndst = {99 - i}\n' for i in range(30))
+    toml = ('duration_s = 10.0\n[topology]\nkind = "grid"\nrows = 10\ncols = 10\nspacing_m = 200.0\n'
+            f'[routing]\nprotocol = "aodv"\n{flows}[emulation]\nnodes = [0, 99]\n')
+    r = emu(tmp_path, toml)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "refused: estimated" in r.stderr and "events per simulated second" in r.stderr
+    assert not (tmp_path / "run").exists()
