@@ -234,6 +234,12 @@ def test_nothing_remains_after_sigint_or_sigkill(tmp_path: Path, sig: int) -> No
     p.wait(timeout=20)
     if sig == signal.SIGINT:
         assert p.returncode == 130, p.stderr.read()
+        # Ctrl-C keeps what ran: saved, and its ingress log replays to its hash.
+        meta = json.loads((tmp_path / "run" / "emu.json").read_text())
+        assert meta["emu"]["ended"] == "interrupted"
+        rr = subprocess.run([sys.executable, "-m", "hoplab", "emu", "--replay", str(tmp_path / "run")],
+                            capture_output=True, text=True, env=ENV, timeout=60)
+        assert rr.returncode == 0 and ": same" in rr.stdout, rr.stdout + rr.stderr
     for _ in range(50):
         if not held & _ns_inodes():
             break

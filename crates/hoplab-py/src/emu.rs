@@ -44,9 +44,10 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
 /// unnamed one, else an existing named one). `on_ready([(node, pid, fd,
 /// ifname)])` is called once the devices are up (`nsenter
 /// --net=/proc/PID/fd/FD` enters node's namespace); `poll()` every
-/// `poll_ms`, a true result stops the run. Ctrl-C stops it too (the
-/// KeyboardInterrupt is raised after the devices are gone). Returns
-/// {"emu": counts and lateness, "output": the run's tables}.
+/// `poll_ms`, a true result stops the run. Ctrl-C stops it too, with
+/// "interrupted" true in the result (the caller saves, then raises).
+/// Returns {"emu": counts and lateness, "output": the run's tables,
+/// "interrupted": bool}.
 #[pyfunction]
 #[pyo3(signature = (text, fmt, seed, nodes, namespaces, lookahead_ns, on_lag, lag_threshold_ns, spin_ns, fifo, log_path, on_ready, poll, stall=None, poll_ms=50))]
 #[allow(clippy::too_many_arguments)]
@@ -112,11 +113,15 @@ pub fn emulate<'py>(
         rep.map(|r| (r, emu.results(t0.elapsed().as_secs_f64())))
     });
     drop(nets); // the devices and unnamed namespaces go now
-    if let Some(e) = raised {
+    // Ctrl-C ends the run like its end does (the results and the ingress log
+    // are kept, so it can be replayed); the caller raises it after saving.
+    let interrupted = raised.as_ref().is_some_and(|e| e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py));
+    if let Some(e) = raised.filter(|_| !interrupted) {
         return Err(e);
     }
     let (rep, out) = done.map_err(|e| PyOSError::new_err(format!("emulation: {e}")))?;
     let d = PyDict::new(py);
+    d.set_item("interrupted", interrupted)?;
     d.set_item("emu", report_dict(py, &rep)?)?;
     d.set_item("output", output_dict(py, &out)?)?;
     Ok(d)

@@ -93,6 +93,8 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
     click.echo(f"saved to {out} (event hash {res['meta']['event_hash']}; replay: hoplab emu --replay {out})")
     if emu["ended"] == "lag":
         raise HoplabError(emu["message"])
+    if res["interrupted"]:
+        raise Interrupted()
 
 
 @click.command("emu")

@@ -132,6 +132,8 @@ def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, sta
     finally:
         finished = cmds.stop()
     emu = raw["emu"]
+    if raw.get("interrupted"):
+        emu["ended"] = "interrupted"
     result = Result.from_core(raw["output"], scenario_text=scenario_json, scenario_format="json")
     result.save(out)
     meta = {
@@ -143,7 +145,7 @@ def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, sta
     }
     (out / META_NAME).write_text(json.dumps(meta, indent=2) + "\n")
     (out / "emu.csv").write_text(",".join(EMU_COLUMNS) + "\n" + ",".join(str(emu[k]) for k in EMU_COLUMNS) + "\n")
-    return {"emu": emu, "result": result, "commands": finished, "meta": meta}
+    return {"emu": emu, "result": result, "commands": finished, "meta": meta, "interrupted": bool(raw.get("interrupted"))}
 
 
 def replay(run_dir: Path) -> tuple[str, str, Any]:
