@@ -148,6 +148,14 @@ def test_replay_gives_the_live_event_hash(tmp_path: Path) -> None:
     assert rr.returncode == 0, rr.stdout + rr.stderr
     live_hash = json.loads((tmp_path / "run" / "emu.json").read_text())["event_hash"]
     assert f"event hash {live_hash} (live run {live_hash}): same" in rr.stdout
+    # Traced afterwards: the trace only observes, so the hash is the live one.
+    rr = subprocess.run([sys.executable, "-m", "hoplab", "emu", "--replay", str(tmp_path / "run"), "-o", str(tmp_path / "traced"),
+                         "--set", 'trace.formats=["csv", "anim"]'], capture_output=True, text=True, env=ENV, timeout=60)
+    assert rr.returncode == 0 and ": same" in rr.stdout, rr.stdout + rr.stderr
+    trace = (tmp_path / "traced" / "trace.csv").read_text().splitlines()
+    # 50 probes, each sent by node 0's agent and received at node 1's MAC.
+    assert sum(",AGT,send," in line for line in trace) == 50, trace[:3]
+    assert (tmp_path / "traced" / "anim.csv").exists()
 
 
 @live

@@ -81,11 +81,16 @@ pub fn read_log(path: &Path) -> io::Result<Vec<Record>> {
 
 /// Re-run a logged emulation in pure simulation, up to `until_ns` (the
 /// live run's last horizon): the same world, the same injections.
-pub fn replay(sc: &Scenario, seed: u64, real: &[u32], log: Vec<Record>, until_ns: u64) -> Result<Emulation, String> {
+/// `trace_dir`: stream the scenario's `[trace] formats` there.
+pub fn replay(sc: &Scenario, seed: u64, real: &[u32], log: Vec<Record>, until_ns: u64, trace_dir: Option<&Path>) -> Result<Emulation, String> {
     let mut e = Emulation::new(sc, seed, real);
+    if let Some(d) = trace_dir {
+        e.stream_trace(d).map_err(|err| err.to_string())?;
+    }
     for (k, (node, at, b)) in log.into_iter().enumerate() {
         e.inject(node, b, at).map_err(|err| format!("ingress log packet {k}: {err}"))?;
     }
     e.run_until(until_ns);
+    e.finish_trace().map_err(|err| err.to_string())?;
     Ok(e)
 }

@@ -130,14 +130,17 @@ pub fn emulate<'py>(
 /// Replay an ingress log in pure simulation up to `until_ns`; returns the
 /// run's tables (its info holds the event hash) and the deliveries
 /// `[(node, time_ns, bytes)]`.
+/// `trace_dir`: where the scenario's `[trace] formats` stream (it must exist).
 #[pyfunction]
-pub fn emulate_replay<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, nodes: Vec<u32>, log_path: PathBuf, until_ns: u64) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, fmt, seed, nodes, log_path, until_ns, trace_dir=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn emulate_replay<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, nodes: Vec<u32>, log_path: PathBuf, until_ns: u64, trace_dir: Option<PathBuf>) -> PyResult<Bound<'py, PyDict>> {
     let (sc, _) = parse(text, fmt)?;
     let log = hoplab_emu::read_log(&log_path).map_err(|e| PyOSError::new_err(e.to_string()))?;
     let seed = seed.unwrap_or(sc.seed);
     let t0 = std::time::Instant::now();
     let (out, delivered) = py
-        .detach(|| hoplab_emu::replay(&sc, seed, &nodes, log, until_ns).map(|mut e| (e.results(t0.elapsed().as_secs_f64()), e.drain())))
+        .detach(|| hoplab_emu::replay(&sc, seed, &nodes, log, until_ns, trace_dir.as_deref()).map(|mut e| (e.results(t0.elapsed().as_secs_f64()), e.drain())))
         .map_err(PyValueError::new_err)?;
     let d = PyDict::new(py);
     let rows: Vec<(u32, u64, pyo3::Bound<'py, pyo3::types::PyBytes>)> = delivered.into_iter().map(|x| (x.node, x.time_ns, pyo3::types::PyBytes::new(py, &x.bytes))).collect();

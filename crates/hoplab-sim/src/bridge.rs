@@ -125,6 +125,18 @@ impl Emulation {
         self.world.drain_delivered(&mut self.delivered);
     }
 
+    /// Stream the scenario's `[trace] formats` into files in `dir` (which
+    /// must exist), as `World::stream_trace`; call before running. The
+    /// trace only observes: the event hash is the same (a replay traced).
+    pub fn stream_trace(&mut self, dir: &std::path::Path) -> Result<(), crate::trace::tap::TraceError> {
+        self.world.stream_trace(dir)
+    }
+
+    /// Flush the trace files: the first write error, if any.
+    pub fn finish_trace(&mut self) -> Result<(), crate::world::RunError> {
+        self.world.finish_trace()
+    }
+
     /// The packets delivered so far, in time order.
     pub fn drain(&mut self) -> Vec<Delivery> {
         self.delivered.drain(..).map(|(node, t, bytes)| Delivery { node, time_ns: t.0, bytes }).collect()

@@ -323,7 +323,7 @@ impl World {
     }
 
     /// Flush the trace files; the first write error of the run, if any.
-    fn finish_trace(&mut self) -> Result<(), RunError> {
+    pub fn finish_trace(&mut self) -> Result<(), RunError> {
         match self.tap.as_mut() {
             Some(tap) => tap.finish().map_err(RunError::Trace),
             None => Ok(()),

@@ -31,15 +31,21 @@ def _cleanup() -> None:
                "nothing to remove (hoplab's namespaces are unnamed: the kernel removes them with the process)")
 
 
-def _replay(run_dir: Path) -> None:
+def _replay(run_dir: Path, sets: tuple[str, ...], out: Path | None) -> None:
+    from .. import _core
     from ..emu.session import META_NAME, replay
+    from ..overrides import OverrideError
 
     if not (run_dir / META_NAME).is_file():
         raise HoplabError(f"{run_dir}: no {META_NAME}: not the result directory of `hoplab emu`")
     try:
-        got, live_hash, _ = replay(run_dir)
-    except (OSError, ValueError) as e:
+        got, live_hash, _ = replay(run_dir, sets, out)
+    except _core.ScenarioError as e:
+        raise HoplabError(f"{run_dir}: {e}") from None
+    except (OSError, ValueError, OverrideError) as e:
         raise HoplabError(str(e)) from None
+    if out is not None:
+        click.echo(f"saved the replayed run to {out}")
     same = "same" if got == live_hash else "DIFFERENT"
     click.echo(f"replayed {run_dir}: event hash {got} (live run {live_hash}): {same}")
     if got != live_hash:
@@ -103,7 +109,8 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
 @click.option("-o", "--out", type=click.Path(path_type=Path), default=None, help="Result directory (default results/emu-NAME).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario field.")
 @click.option("--replay", "replay_dir", type=click.Path(path_type=Path), default=None,
-              help="Re-run a saved run from its ingress log in pure simulation and compare event hashes.")
+              help="Re-run a saved run from its ingress log in pure simulation and compare event hashes; with -o, "
+                   "save it (--set output.trace=true or trace.formats=[...] to trace it).")
 @click.option("--stall", nargs=2, type=float, default=None, hidden=True, metavar="AT_S FOR_S",
               help="Tests: stop the real-time loop for FOR_S seconds at AT_S.")
 def emu_cmd(scenario: Path | None, seed: int | None, out: Path | None, sets: tuple[str, ...], replay_dir: Path | None,
@@ -113,7 +120,7 @@ def emu_cmd(scenario: Path | None, seed: int | None, out: Path | None, sets: tup
     simulated channel in real time; `--replay DIR` re-runs a saved run,
     `cleanup` removes leftovers. Needs root or CAP_NET_ADMIN."""
     if replay_dir is not None:
-        _replay(replay_dir)
+        _replay(replay_dir, sets, out)
         return
     if scenario is None:
         raise HoplabError("give a scenario (or --replay DIR, or cleanup)")

@@ -148,11 +148,29 @@ def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, sta
     return {"emu": emu, "result": result, "commands": finished, "meta": meta, "interrupted": bool(raw.get("interrupted"))}
 
 
-def replay(run_dir: Path) -> tuple[str, str, Any]:
-    """Re-run a saved live run from its ingress log: (replayed hash, live hash, Result)."""
+def replay(run_dir: Path, sets: tuple[str, ...] = (), out: Path | None = None) -> tuple[str, str, Any]:
+    """Re-run a saved live run from its ingress log: (replayed hash, live hash,
+    Result). `sets` override scenario fields that only observe (the trace:
+    `output.trace=true`, `trace.formats=["csv","anim"]`); `out` saves the
+    result there, with its trace files."""
+    import tempfile
+
+    from .. import overrides
     from ..result import Result, event_hash_text
 
     meta = json.loads((run_dir / META_NAME).read_text())
-    raw = _core.emulate_replay(meta["scenario_json"], "json", meta["seed"], meta["nodes"], str(run_dir / LOG_NAME), meta["horizon_ns"])
-    result = Result.from_core(raw["output"], scenario_text=meta["scenario_json"], scenario_format="json")
+    sjson = meta["scenario_json"]
+    if sets:
+        data = json.loads(sjson)
+        overrides.apply(data, sets)
+        sjson = json.dumps(data)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent if out else None) as tmp:
+        raw = _core.emulate_replay(sjson, "json", meta["seed"], meta["nodes"], str(run_dir / LOG_NAME), meta["horizon_ns"],
+                                   trace_dir=tmp)
+        result = Result.from_core(raw["output"], scenario_text=sjson, scenario_format="json", trace_dir=tmp)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            result.save(out)
     return event_hash_text(result.info["event_hash"]), meta["event_hash"], result
