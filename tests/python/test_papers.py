@@ -22,7 +22,7 @@ from hoplab.papers._grid import run_grid
 
 SHARED = {"--out", "--jobs", "--help", "-h"}
 OWN = {
-    "seed000": {"--replicas", "--receiver", "--routing", "--duration", "--reading", "--plot"},
+    "seed000": {"--replicas", "--receiver", "--routing", "--duration", "--reading", "--real", "--plot"},
     "seed000-routing": {"--replicas", "--receiver", "--duration", "--reading", "--plot"},
     "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only", "--reading"},
     "seed002": {"--replicas", "--only", "--reading"},

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::path::PathBuf;
 
+mod emu;
 mod guarded;
 
 create_exception!(
@@ -267,5 +268,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unconnected_flows, m)?)?;
     m.add_function(wrap_pyfunction!(tx_range_m, m)?)?;
     m.add_function(wrap_pyfunction!(schema_reference, m)?)?;
+    m.add_function(wrap_pyfunction!(emu::emulate, m)?)?;
+    m.add_function(wrap_pyfunction!(emu::emulate_replay, m)?)?;
     Ok(())
 }

@@ -18,6 +18,8 @@ mod app;
 mod mobility;
 mod node;
 mod world;
+// Real packets through the simulated network (emulation), sans-IO.
+mod bridge;
 // The scenario: the layers' configuration gathered, parsed, validated.
 mod scenario;
 // The simulator's machinery and measurements.
@@ -37,6 +39,7 @@ mod trace;
 #[cfg(test)]
 mod tests;
 
+pub use bridge::{Delivery, Emulation, InjectError, EXT_FLOW_BASE};
 pub use control::{Cancelled, Progress, RunControl};
 pub use results::{
     DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries,
@@ -51,6 +54,12 @@ pub use world::{tx_range_m, unconnected_at_start};
 /// above which it is refused.
 pub mod cost {
     pub use crate::scenario::cost::{estimate, estimate_json, Cost, Term, MAX_DISK_BYTES, MAX_EVENTS, MAX_MEMORY_BYTES};
+}
+
+/// The address plan of emulated nodes and the header fields the bridge
+/// reads (node N is 10.0.0.0/16 + N + 1).
+pub mod ipv4 {
+    pub use crate::wire::ipv4::{addr_node, header_checksum, node_addr, parse, IpClass, Parsed, Reject, MAX_NODES, PREFIX_LEN};
 }
 
 /// The scenario field table's generated reference (`hoplab config`,

@@ -137,6 +137,9 @@ pub struct Node {
     route_actions: Vec<RouteAction>,
     arp_out: Vec<ArpOut>,
     bodies: Vec<Body>,
+    /// Real packets delivered here (emulation), with their delivery times,
+    /// until the world drains them.
+    pub ext_out: Vec<(SimTime, Vec<u8>)>,
 }
 
 impl Node {
@@ -173,6 +176,7 @@ impl Node {
             route_actions: Vec::new(),
             arp_out: Vec::new(),
             bodies: Vec::new(),
+            ext_out: Vec::new(),
         }
     }
 
@@ -504,6 +508,7 @@ impl Node {
                     self.agent_output(k, ctx);
                 }
             }
+            Body::Ip(_) if p.dst == self.id => self.deliver_ext(now, p),
             _ if p.dst == BROADCAST => {} // no broadcast data users
             _ => {
                 // RFC 791: a forwarded datagram whose TTL reaches zero is discarded.
@@ -522,6 +527,39 @@ impl Node {
         }
         self.apply_route_actions(&mut acts, ctx);
         self.route_actions = acts;
+    }
+
+    /// A real packet reached its destination node: out of the simulation,
+    /// with the TTL the simulated hops left it (RFC 791 §3.2).
+    #[cold]
+    #[inline(never)]
+    fn deliver_ext(&mut self, now: SimTime, p: Packet) {
+        let Body::Ip(r) = p.body else { unreachable!("called for Body::Ip") };
+        let mut bytes = r.bytes;
+        crate::wire::ipv4::set_ttl(&mut bytes, p.ttl);
+        self.ext_out.push((now, bytes));
+    }
+
+    /// A real packet enters this node's stack as one it originates
+    /// (emulation): routing, then the interface queue, as an agent's would.
+    pub fn inject(&mut self, dst: NodeId, raw: crate::wire::ipv4::RawIp, ttl: u8, ctx: &mut Ctx) {
+        let now = ctx.now;
+        self.next_uid += 1;
+        let uid = (self.id as u64) << 40 | self.next_uid;
+        let mut packet = Packet::new(uid, self.id, dst, Body::Ip(Box::new(raw)), now);
+        packet.ttl = ttl;
+        self.trace_packet(ctx, Layer::Agt, What::Send, &packet);
+        let mut acts = std::mem::take(&mut self.route_actions);
+        self.router_touched = true;
+        if dst == self.id {
+            // Addressed to its own node: delivered at once, as a loopback.
+            self.deliver_ext(now, packet);
+        } else {
+            self.router.route(now, packet, &mut acts);
+        }
+        self.apply_route_actions(&mut acts, ctx);
+        self.route_actions = acts;
+        self.pump(ctx);
     }
 
     /// Send what agent `k` has ready, as packets this node originates.

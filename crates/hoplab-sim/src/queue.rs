@@ -129,6 +129,17 @@ impl<E> EventQueue<E> {
         e.map(|e| (SimTime((e.key >> 64) as u64), ((e.key >> SEQ_BITS) as u32) & ((1 << NODE_BITS) - 1), e.ev))
     }
 
+    /// The time of the next event, without taking it (the emulation's step).
+    pub fn peek_time(&self) -> Option<SimTime> {
+        let top = self.heap.peek().map(|e| e.key);
+        let held = self.held.as_ref().map(|e| e.key);
+        let k = match (top, held) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        Some(SimTime((k >> 64) as u64))
+    }
+
     #[allow(dead_code)]
     pub fn len(&self) -> usize {
         self.heap.len() + self.held.is_some() as usize

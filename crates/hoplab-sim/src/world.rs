@@ -42,6 +42,9 @@ pub struct World {
     tap: Option<Tap>,
 }
 
+/// The event hash's code of an injection (event.rs codes are 1..=5).
+const INJECT_CODE: u64 = 6;
+
 /// Why a run ended before its end.
 #[derive(Debug)]
 pub enum RunError {
@@ -76,6 +79,12 @@ pub fn positions(t: &Topology, seed: u64) -> Vec<(f64, f64)> {
 
 impl World {
     pub fn new(sc: &Scenario, seed: u64) -> World {
+        World::with_endpoints(sc, seed, &[])
+    }
+
+    /// A world whose static routes also reach `extra` nodes (the real nodes
+    /// of an emulation, which end no scenario flow).
+    pub fn with_endpoints(sc: &Scenario, seed: u64, extra: &[NodeId]) -> World {
         let mut pos = positions(&sc.topology, seed);
         // Random waypoint's steady-state start moves the initial positions.
         let movers = Mover::for_world(&sc.mobility, &sc.topology, &mut pos, seed);
@@ -94,7 +103,7 @@ impl World {
             let adjacency: Vec<Vec<NodeId>> = (0..n as NodeId)
                 .map(|a| channel.nodes_within(a, tx_range * 1.000001).into_iter().filter(|&b| channel.in_tx_range(a, b)).collect())
                 .collect();
-            let endpoints = sc.flows.iter().flat_map(|f| [f.src, f.dst]);
+            let endpoints = sc.flows.iter().flat_map(|f| [f.src, f.dst]).chain(extra.iter().copied());
             StaticTable::build(&adjacency, endpoints)
         } else {
             StaticTable::build(&[], std::iter::empty())
@@ -225,39 +234,98 @@ impl World {
                     return Err(RunError::Cancelled(Cancelled { at_s: t.as_secs_f64() }));
                 }
             }
-            self.now = t;
-            let (node, ev) = match ev {
-                Event::Move => {
-                    self.move_node(node);
-                    continue;
-                }
-                Event::Wave { tx, end } => {
-                    let (node, ev, next) = self.txs.step(&mut self.queue, tx, end);
-                    if let Some(n) = next {
-                        // The wave's next receiver is nearly always the next
-                        // event: start loading its state (large networks
-                        // wait on memory more than they compute).
-                        self.nodes[n as usize].prefetch();
-                    }
-                    (node, ev)
-                }
-                ev => (node, ev),
-            };
-            let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs, tap: self.tap.as_mut() };
-            if self.nodes[node as usize].handle(ev, &mut ctx) {
-                self.events += 1;
-                // FNV-1a-style mix of (time, node, event): equal runs, equal hashes.
-                for w in [t.0, node as u64, ev.code()] {
-                    self.hash = (self.hash ^ w).wrapping_mul(0x0000_0100_0000_01b3);
-                }
-            }
+            self.dispatch(t, node, ev);
         }
         self.now = self.end;
         self.finish_trace()
     }
 
+    /// Handle one popped event: the body of the run loop, shared with the
+    /// emulation's step (`step_one`); inlined so the loop compiles as before.
+    #[inline(always)]
+    fn dispatch(&mut self, t: SimTime, node: NodeId, ev: Event) {
+        self.now = t;
+        let (node, ev) = match ev {
+            Event::Move => {
+                self.move_node(node);
+                return;
+            }
+            Event::Wave { tx, end } => {
+                let (node, ev, next) = self.txs.step(&mut self.queue, tx, end);
+                if let Some(n) = next {
+                    // The wave's next receiver is nearly always the next
+                    // event: start loading its state (large networks
+                    // wait on memory more than they compute).
+                    self.nodes[n as usize].prefetch();
+                }
+                (node, ev)
+            }
+            ev => (node, ev),
+        };
+        let mut ctx = Ctx { now: t, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs, tap: self.tap.as_mut() };
+        if self.nodes[node as usize].handle(ev, &mut ctx) {
+            self.events += 1;
+            self.mix_hash(t, node, ev.code());
+        }
+    }
+
+    /// FNV-1a-style mix of (time, node, event): equal runs, equal hashes.
+    #[inline(always)]
+    fn mix_hash(&mut self, t: SimTime, node: NodeId, code: u64) {
+        for w in [t.0, node as u64, code] {
+            self.hash = (self.hash ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    // The emulation's step API (bridge.rs). `run_controlled` never calls
+    // these: a run without emulation does exactly what it did before.
+
+    /// The time of the next queued event, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
+    }
+
+    /// The end of the scenario.
+    pub fn end(&self) -> SimTime {
+        self.end
+    }
+
+    /// Pop and handle the next event.
+    #[inline(never)]
+    pub fn step_one(&mut self) {
+        if let Some((t, node, ev)) = self.queue.pop() {
+            self.dispatch(t, node, ev);
+        }
+    }
+
+    /// A real packet enters node `node`'s stack at `at` (not before any
+    /// event already handled); it counts in the event hash, so a replay
+    /// that injects differently hashes differently.
+    pub fn inject(&mut self, at: SimTime, node: NodeId, dst: NodeId, raw: crate::wire::ipv4::RawIp, ttl: u8) {
+        debug_assert!(at >= self.now, "injected in the past");
+        self.now = at;
+        let len = raw.bytes.len() as u64;
+        let mut ctx = Ctx { now: at, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs, tap: self.tap.as_mut() };
+        let n = &mut self.nodes[node as usize];
+        n.inject(dst, raw, ttl, &mut ctx);
+        n.sync_timers(&mut ctx);
+        self.events += 1;
+        self.mix_hash(at, node, INJECT_CODE | len << 8);
+    }
+
+    /// Take the real packets delivered so far: (node, time, bytes) in time
+    /// order (ties by node, then in delivery order).
+    pub fn drain_delivered(&mut self, out: &mut Vec<(NodeId, SimTime, Vec<u8>)>) {
+        let start = out.len();
+        for n in &mut self.nodes {
+            let id = n.id;
+            out.extend(n.ext_out.drain(..).map(|(t, b)| (id, t, b)));
+        }
+        out[start..].sort_by_key(|d| (d.1, d.0));
+    }
+
     /// Flush the trace files; the first write error of the run, if any.
-    fn finish_trace(&mut self) -> Result<(), RunError> {
+    pub fn finish_trace(&mut self) -> Result<(), RunError> {
         match self.tap.as_mut() {
             Some(tap) => tap.finish().map_err(RunError::Trace),
             None => Ok(()),

@@ -38,6 +38,11 @@ COMMANDS: dict[str, CommandInfo] = {
     "design": CommandInfo(
         "hoplab.cli.design", "design_group",
         "Experiment designs: factors, levels, replicas and run order (see docs/GUIDE.md)."),
+    "emu": CommandInfo(
+        "hoplab.cli.emu", "emu_cmd",
+        "Run a scenario with real Linux TCP/IP stacks at the nodes its [emulation] table names (a network "
+        "namespace and TUN device each), through the simulated channel in real time; `--replay DIR` re-runs a "
+        "saved run, `cleanup` removes leftovers. Needs root or CAP_NET_ADMIN."),
     "example": CommandInfo(
         "hoplab.cli.example", "example_cmd",
         "List the packaged example scenarios, or print one (NAME) as TOML."),

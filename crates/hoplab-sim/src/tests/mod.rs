@@ -12,6 +12,7 @@ mod mobility_walk;
 mod mobility_waypoint;
 mod schema_props;
 mod stream_integrity;
+mod bridge;
 mod trace_stream;
 mod ns2_trace;
 mod trace_pcap;

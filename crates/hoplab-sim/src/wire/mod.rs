@@ -18,6 +18,7 @@ pub mod arp;
 pub mod dsdv;
 pub mod dsr;
 pub mod frame;
+pub mod ipv4;
 pub mod olsr;
 pub mod packet;
 pub mod routing;

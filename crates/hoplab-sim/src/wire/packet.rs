@@ -3,6 +3,7 @@
 
 use super::addr::{NodeId, BROADCAST};
 use super::arp::ArpMsg;
+use super::ipv4::{IpClass, RawIp};
 use super::dsr::SourceRoute;
 use super::routing::RoutingMsg;
 use super::tcp::TcpSegment;
@@ -24,6 +25,8 @@ pub enum Body {
     Routing(RoutingMsg),
     /// An ARP packet (RFC 826); not an IP datagram, so no IP header.
     Arp(ArpMsg),
+    /// A real IPv4 packet, IP header included (emulation; wire/ipv4.rs).
+    Ip(Box<RawIp>),
 }
 
 /// An IP packet.
@@ -83,6 +86,8 @@ impl Packet {
     pub fn size(&self) -> u32 {
         match &self.body {
             Body::Arp(a) => a.size(),
+            // The real bytes already hold their IP header.
+            Body::Ip(r) => r.bytes.len() as u32 + self.extra_header,
             body => {
                 IP_HEADER
                     + self.extra_header
@@ -90,7 +95,7 @@ impl Packet {
                         Body::Tcp(s) => s.size(),
                         Body::Udp(d) => UDP_HEADER + d.payload,
                         Body::Routing(m) => m.size(),
-                        Body::Arp(_) => unreachable!(),
+                        Body::Arp(_) | Body::Ip(_) => unreachable!(),
                     }
             }
         }
@@ -103,6 +108,13 @@ impl Packet {
             Body::Udp(_) => PacketType::Cbr,
             Body::Routing(_) => PacketType::Routing,
             Body::Arp(_) => PacketType::Arp,
+            // Classed as the simulated kinds are, so that drop accounting
+            // and traces read alike; any other protocol counts as CBR.
+            Body::Ip(r) => match r.class {
+                IpClass::TcpData => PacketType::Tcp,
+                IpClass::TcpAck => PacketType::Ack,
+                IpClass::Udp | IpClass::Other => PacketType::Cbr,
+            },
         }
     }
 
@@ -111,6 +123,7 @@ impl Packet {
         match &self.body {
             Body::Tcp(s) => Some(s.flow),
             Body::Udp(d) => Some(d.flow),
+            Body::Ip(r) => Some(r.flow),
             _ => None,
         }
     }

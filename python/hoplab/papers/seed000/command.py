@@ -23,6 +23,11 @@ _ROUTING = option(
     help="Routing [default: aodv-hello]. aodv-hello (AODV-UU with HELLOs) and olsr are the "
          "paper's ns-2 Fig. 3; aodv-ll uses link-layer feedback (§4.2); static has no routing protocol.")
 _DURATION = duration_option("Simulated seconds per run [default: 120].")
+_REAL = option(
+    "--real", is_flag=True, default=False,
+    help="Real Linux TCP endpoints over the emulated chain (hoplab emu; needs root), beside the simulated "
+         "chain with the Linux receiver and the testbed's Table 1. --duration is then each transfer's "
+         "seconds [default: 10], --replicas the real runs per cell [default: 1].")
 _READING = reading_option("Read the paper's ns-2 as ns-2.35 (compat = \"ns2\": its MAC and TCP rules; AODV stays "
                           "AODV-UU) or as the standards, or both side by side.")
 
@@ -32,7 +37,9 @@ def _defaults(replicas: int | None, duration: float | None, receiver: str | None
 
 
 def run_seed000(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, receiver: str | None,
-                routing: str | None, duration: float | None, reading: str = "ns2") -> Outcome:
+                routing: str | None, duration: float | None, reading: str = "ns2", real: bool = False) -> Outcome:
+    if real:
+        return _run_real(out=out, progress=progress, replicas=replicas, duration=duration)
     from . import experiment as rp
 
     replicas, duration, receiver = _defaults(replicas, duration, receiver)
@@ -66,6 +73,15 @@ def run_routing(*, out: Path | None, jobs: int, progress: Progress, replicas: in
                                  level_names={"if_range_m": {0: "carrier-sense range"}}))
 
 
+def _run_real(*, out: Path | None, progress: Progress, replicas: int | None, duration: float | None) -> Outcome:
+    from . import real as rr
+
+    replicas, seconds = replicas or 1, 10.0 if duration is None else duration
+    df = rr.run_real(replicas=replicas, seconds=seconds, progress=progress)
+    note = None if out is None else f"table: {out / 'real.csv'}"
+    return Outcome(rr.report(df, replicas=replicas, seconds=seconds), {"real.csv": df.to_csv(index=False).encode()}, note)
+
+
 def _outcome(report: str, summary: Any, name: str, out: Path | None, figure: Any) -> Outcome:
     note = None if out is None else f"per-run rows: {out / 'runs.csv'}; summary: {out / name}"
     return Outcome(report, {name: summary.to_csv(index=False).encode()}, note, figure)
@@ -78,7 +94,7 @@ SEED000 = Paper(
     chain with 192 kbit/s CBR background traffic (§4.1, §4.3, its ns-2
     half), printed like the paper's Tables 1-4, followed by the paper's
     testbed values.""",
-    options=[_REPLICAS, _RECEIVER, _ROUTING, _DURATION, _READING],
+    options=[_REPLICAS, _RECEIVER, _ROUTING, _DURATION, _READING, _REAL],
     run=run_seed000,
     plot=True,
 )

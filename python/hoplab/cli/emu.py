@@ -1,0 +1,130 @@
+"""`hoplab emu SCENARIO`: real Linux TCP/IP stacks through the simulated
+channel, in real time (docs/GUIDE.md, "Emulation").
+
+    hoplab emu SCENARIO [--seed N] [-o DIR] [--set key=value ...]
+    hoplab emu --replay DIR
+    hoplab emu cleanup
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import click
+
+from .errors import HoplabError, Interrupted
+
+__all__ = ["emu_cmd"]
+
+#: Names of namespaces a user made for hoplab by hand (`ip netns add hoplab-...`);
+#: hoplab's own are unnamed and need no clean-up.
+_MARKER = "hoplab-"
+
+
+def _cleanup() -> None:
+    r = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False)
+    names = [line.split()[0] for line in r.stdout.splitlines() if line.startswith(_MARKER)]
+    for n in names:
+        subprocess.run(["ip", "netns", "delete", n], check=False)
+    click.echo(f"removed {len(names)} namespace(s) named {_MARKER}*" if names else
+               "nothing to remove (hoplab's namespaces are unnamed: the kernel removes them with the process)")
+
+
+def _replay(run_dir: Path, sets: tuple[str, ...], out: Path | None) -> None:
+    from .. import _core
+    from ..emu.session import META_NAME, replay
+    from ..overrides import OverrideError
+
+    if not (run_dir / META_NAME).is_file():
+        raise HoplabError(f"{run_dir}: no {META_NAME}: not the result directory of `hoplab emu`")
+    try:
+        got, live_hash, _ = replay(run_dir, sets, out)
+    except _core.ScenarioError as e:
+        raise HoplabError(f"{run_dir}: {e}") from None
+    except (OSError, ValueError, OverrideError) as e:
+        raise HoplabError(str(e)) from None
+    if out is not None:
+        click.echo(f"saved the replayed run to {out}")
+    same = "same" if got == live_hash else "DIFFERENT"
+    click.echo(f"replayed {run_dir}: event hash {got} (live run {live_hash}): {same}")
+    if got != live_hash:
+        raise SystemExit(1)
+
+
+def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str, ...], stall: tuple[float, float] | None) -> None:
+    from .. import _core
+    from .._scenario_json import scenario_json
+    from ..emu import config as C
+    from ..emu.session import live, preflight
+    from . import _input
+    from .errors import scenario_failure
+
+    text, kind = _input.read(scenario)
+    data = _input.scenario_dict(scenario, text, kind, sets)
+    data, table = C.split(data)
+    if table is None:
+        raise HoplabError(f"{scenario}: no [emulation] table: name the real nodes, e.g. [emulation] nodes = [0, 3]")
+    sjson = scenario_json(data)
+    try:
+        _, n_nodes, _ = _core.check_scenario(sjson, "json")
+    except _core.ScenarioError as e:
+        raise scenario_failure(e, scenario, sets) from None
+    try:
+        cfg = C.parse(table, n_nodes)
+    except C.EmuConfigError as e:
+        raise HoplabError(f"{scenario}: {e}") from None
+    why = preflight(sjson)
+    if why:
+        raise HoplabError(f"{scenario}: refused: {why}")
+    out = out or Path("results") / f"emu-{scenario.stem}"
+    try:
+        res = live(sjson, cfg, seed, out, stall=stall)
+    except PermissionError as e:
+        raise HoplabError(str(e)) from None
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    except OSError as e:
+        raise HoplabError(str(e)) from None
+    emu = res["emu"]
+    if emu["fifo"]:
+        click.echo(f"hoplab: warning: {emu['fifo']}", err=True)
+    click.echo(f"emulated {scenario} (real nodes {', '.join(map(str, cfg.nodes))}) until {emu['horizon_ns'] / 1e9:.3f} s: "
+               f"{emu['packets_in']} packets in, {emu['packets_out']} out; lateness p50 {emu['lateness_p50_us']:.0f} us, "
+               f"p99 {emu['lateness_p99_us']:.0f} us, max {emu['lateness_max_us']:.0f} us; "
+               f"{emu['lag_episodes']} lag episode(s); dropped: {emu['dropped_not_ipv4']} non-IPv4, "
+               f"{emu['dropped_unknown_destination']} unknown destination")
+    for node, run, rc in res["commands"]:
+        click.echo(f"  node {node}: {run!r} exit {rc}")
+    click.echo(f"saved to {out} (event hash {res['meta']['event_hash']}; replay: hoplab emu --replay {out})")
+    if emu["ended"] == "lag":
+        raise HoplabError(emu["message"])
+    if res["interrupted"]:
+        raise Interrupted()
+
+
+@click.command("emu")
+@click.argument("scenario", required=False, type=click.Path(path_type=Path))
+@click.option("--seed", type=int, default=None, help="Seed (default: the scenario's).")
+@click.option("-o", "--out", type=click.Path(path_type=Path), default=None, help="Result directory (default results/emu-NAME).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario field.")
+@click.option("--replay", "replay_dir", type=click.Path(path_type=Path), default=None,
+              help="Re-run a saved run from its ingress log in pure simulation and compare event hashes; with -o, "
+                   "save it (--set output.trace=true or trace.formats=[...] to trace it).")
+@click.option("--stall", nargs=2, type=float, default=None, hidden=True, metavar="AT_S FOR_S",
+              help="Tests: stop the real-time loop for FOR_S seconds at AT_S.")
+def emu_cmd(scenario: Path | None, seed: int | None, out: Path | None, sets: tuple[str, ...], replay_dir: Path | None,
+            stall: tuple[float, float] | None) -> None:
+    """Run a scenario with real Linux TCP/IP stacks at the nodes its [emulation]
+    table names (a network namespace and TUN device each), through the
+    simulated channel in real time; `--replay DIR` re-runs a saved run,
+    `cleanup` removes leftovers. Needs root or CAP_NET_ADMIN."""
+    if replay_dir is not None:
+        _replay(replay_dir, sets, out)
+        return
+    if scenario is None:
+        raise HoplabError("give a scenario (or --replay DIR, or cleanup)")
+    if str(scenario) == "cleanup":
+        _cleanup()
+        return
+    _emulate(scenario, seed, out, sets, stall)
