@@ -242,6 +242,12 @@ impl<'a> Rec<'a> {
             }
             // format_msg(): DSDV's PT_MESSAGE (and OLSR) print nothing more.
             Body::Routing(_) => {}
+            // A real host's packet (emulation): TCP's own sequence and ACK numbers.
+            Body::Ip(r) => {
+                if let Some((seq, ack)) = real_tcp_seq_ack(&r.bytes) {
+                    let _ = write!(s, "[{} {}] {} 0", seq, ack, self.forwards);
+                }
+            }
             Body::Arp(_) => unreachable!(),
         }
     }
@@ -295,6 +301,11 @@ impl<'a> Rec<'a> {
                 );
             }
             Body::Routing(_) => {}
+            Body::Ip(r) => {
+                if let Some((seq, ack)) = real_tcp_seq_ack(&r.bytes) {
+                    let _ = write!(s, "-Pn tcp -Ps {} -Pa {} -Pf {} -Po 0 ", seq, ack, self.forwards);
+                }
+            }
             Body::Arp(_) => unreachable!(),
         }
     }
@@ -511,3 +522,14 @@ fn dsr_fields(m: &DsrMsg) -> DsrFields {
 #[cfg(test)]
 #[path = "ns2_tests.rs"]
 mod tests;
+
+/// The sequence and acknowledgment numbers of a real IPv4 TCP packet
+/// (RFC 793 §3.1: at bytes 4 and 8 of the TCP header); None for other protocols.
+fn real_tcp_seq_ack(b: &[u8]) -> Option<(u32, u32)> {
+    let ihl = usize::from(*b.first()? & 0x0F) * 4;
+    if *b.get(9)? != 6 {
+        return None;
+    }
+    let word = |at: usize| Some(u32::from_be_bytes(b.get(ihl + at..ihl + at + 4)?.try_into().ok()?));
+    Some((word(4)?, word(8)?))
+}

@@ -29,6 +29,14 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
         arp::encode(out, a);
         return ETHERTYPE_ARP;
     }
+    if let (Body::Ip(r), 0) = (&p.body, p.extra_header) {
+        // A real host's packet (emulation): its own bytes, with the TTL the
+        // relays left it (checksum patched, RFC 1624).
+        let start = out.len();
+        out.extend_from_slice(&r.bytes);
+        crate::wire::ipv4::set_ttl(&mut out[start..], p.ttl);
+        return ETHERTYPE_IPV4;
+    }
     let (src, dst) = (ip(p.src), ip(p.dst));
     // The transport part first (its checksum needs only the addresses),
     // then the IP header in front of it.
@@ -75,6 +83,14 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
             dsr::encode_control(&mut t, m);
             PROTO_DSR
         }
+        // A real packet under a DSR source route: its transport part behind
+        // a new IPv4 header and the DSR header (RFC 4728 §6.1).
+        Body::Ip(r) => {
+            let ihl = usize::from(r.bytes[0] & 0x0F) * 4;
+            ecn = r.bytes[1] & 0b11;
+            t.extend_from_slice(&r.bytes[ihl..]);
+            r.bytes[9]
+        }
         Body::Arp(_) => unreachable!(),
     };
     // A source-routed data packet: the DSR header goes between IP and the
@@ -87,7 +103,8 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
         (proto, Vec::new())
     };
     let total = 20 + dsr_hdr.len() + t.len();
-    debug_assert_eq!(total as u32, p.size(), "{:?}", p.body);
+    // (A real packet with IP options loses them under a DSR header.)
+    debug_assert!(matches!(p.body, Body::Ip(_)) || total as u32 == p.size(), "{:?}", p.body);
     let h = Ipv4 { ecn, total_len: total as u16, id: p.uid as u16, ttl: p.ttl, proto, src, dst };
     ipv4::encode(out, &h);
     out.extend_from_slice(&dsr_hdr);
