@@ -15,7 +15,10 @@ trap 'rm -rf "$MPLCONFIGDIR"' EXIT
 "$here/system-deps.sh"
 
 echo "== cargo test --release --workspace"
-cargo test --release --workspace
+# Optimised, but without the wheel's fat LTO and single codegen unit: each
+# test binary would be link-time optimised whole, minutes of CI for no
+# difference in what the tests check (no test is timed).
+CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 cargo test --release --workspace
 
 # hoplab view's browser tests drive Debian's Chromium (apt-get install chromium nodejs npm)
 # with playwright-core from npm (tests/browser/package-lock.json); without them they skip.
