@@ -223,6 +223,15 @@ impl Node {
         }
     }
 
+    /// ns-2 "END" drops for the trace: what is still queued, or held by ARP,
+    /// when the run stops (ns-2 logs them as `IFQ END` at the stop time; the
+    /// drops table counts them in `World::results`).
+    pub fn trace_end_drops(&self, ctx: &mut Ctx) {
+        for p in self.ifq.packets().chain(self.arp.iter().flat_map(|a| a.held_packets())) {
+            self.trace_drop(ctx, DropReason::End, p.ptype(), Some(p));
+        }
+    }
+
     fn drop_packet(&mut self, ctx: &mut Ctx, reason: DropReason, p: &Packet) {
         self.count_drop(ctx, reason, p.ptype(), Some(p));
     }

@@ -237,7 +237,19 @@ impl World {
             self.dispatch(t, node, ev);
         }
         self.now = self.end;
+        self.trace_end_drops();
         self.finish_trace()
+    }
+
+    /// The trace's END drops at the stop time, before its files close.
+    fn trace_end_drops(&mut self) {
+        if self.tap.is_none() {
+            return;
+        }
+        let mut ctx = Ctx { now: self.end, queue: &mut self.queue, channel: &mut self.channel, txs: &mut self.txs, tap: self.tap.as_mut() };
+        for n in &self.nodes {
+            n.trace_end_drops(&mut ctx);
+        }
     }
 
     /// Handle one popped event: the body of the run loop, shared with the

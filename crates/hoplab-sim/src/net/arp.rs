@@ -77,6 +77,11 @@ impl Arp {
         self.pending.get(&addr).map_or(0, |p| p.held.len())
     }
 
+    /// Every held packet, by address, left in place (the trace's END drops).
+    pub fn held_packets(&self) -> impl Iterator<Item = &Packet> {
+        self.pending.values().flat_map(|p| p.held.iter())
+    }
+
     /// Every held packet, by address (END accounting when the run stops:
     /// ns-2 `ARPTable::Terminate` drops them as END).
     pub fn take_held(&mut self) -> Vec<Packet> {

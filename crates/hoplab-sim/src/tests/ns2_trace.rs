@@ -91,3 +91,20 @@ fn ns2_trace_keeps_what_the_filter_keeps() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn packets_still_queued_at_the_end_are_traced_as_end_drops() {
+    // A CBR source far above what the chain carries keeps its interface
+    // queue full, so the run ends with packets queued: ns-2 logs each as
+    // `D <stop time> _n_ IFQ END`, and so do we (the drops table's END rows).
+    let sc = chain("formats = [\"ns2\"]\nns2_format = \"old\"\n[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 4\nrate_kbps = 4000.0");
+    let dir = temp_dir("end");
+    let out = run_traced(&sc, 3, &mut RunControl::default(), Some(&dir)).unwrap();
+    let lines: Vec<_> = std::fs::read_to_string(dir.join("trace.tr")).unwrap().lines().map(parse).collect();
+    let end: Vec<_> = lines.iter().filter(|l| l.0 == "D" && l.4 == "END").collect();
+    let table: u64 = out.drops.iter().filter(|r| r.reason == "END").map(|r| r.count).sum();
+    assert!(table > 0);
+    assert_eq!(end.len() as u64, table);
+    assert!(end.iter().all(|l| l.1 == "20.000000000" && l.3 == "IFQ"), "{:?}", end.first());
+    let _ = std::fs::remove_dir_all(&dir);
+}
