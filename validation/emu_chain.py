@@ -10,14 +10,10 @@ Needs root (hoplab emu). Prints a markdown table; ~3 minutes.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import hoplab
+from hoplab.emu.transfer import bulk_transfer
 
 CHAIN = """name = "emu-3hop"
 duration_s = {duration}
@@ -31,32 +27,9 @@ basic_rate_mbps = 1.0
 rts_threshold_bytes = 100
 """
 
-PY = "{python} -m hoplab.emu.tcp"
-
-
 def real(cc: str, seconds: float, sack: str = "on", clamp: int = 0, realtime: bool = True) -> dict:
-    extra = f" --clamp {clamp}" if clamp else ""
-    toml = CHAIN.format(duration=seconds + 15) + f"""[emulation]
-nodes = [0, 3]
-realtime = {str(realtime).lower()}
-[[emulation.commands]]
-node = 3
-run = "{PY} recv --port 5001 --timeout 3 --sack {sack}{extra}"
-[[emulation.commands]]
-node = 0
-run = "{PY} send 10.0.0.4 --port 5001 --seconds {seconds} --cc {cc} --sack {sack}"
-start_s = 0.2
-"""
-    with tempfile.TemporaryDirectory() as d:
-        sc = Path(d) / "sc.toml"
-        sc.write_text(toml)
-        r = subprocess.run([sys.executable, "-m", "hoplab", "emu", str(sc), "-o", f"{d}/run"], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise SystemExit(r.stderr)
-        logs = {p.name: p.read_text() for p in (Path(d) / "run" / "commands").iterdir()}
-        recv = json.loads(next(v for k, v in logs.items() if k.startswith("node3")).strip().splitlines()[-1])
-        send = json.loads(next(v for k, v in logs.items() if k.startswith("node0")).strip().splitlines()[-1])
-        emu = json.loads((Path(d) / "run" / "emu.json").read_text())["emu"]
+    r = bulk_transfer(CHAIN.format(duration=seconds + 15), 0, 3, seconds, cc=cc, sack=sack, clamp=clamp, realtime=realtime)
+    recv, send, emu = r["recv"], r["send"], r["emu"]
     return {"goodput_kbps": recv["goodput_kbps"], "rtt_ms": send["rtt_mean_ms"], "retrans": send["retransmissions"],
             "late_p99_us": emu["lateness_p99_us"], "episodes": emu["lag_episodes"]}
 

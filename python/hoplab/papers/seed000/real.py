@@ -11,15 +11,11 @@ The emulated relays use static routes (no routing traffic). Needs root.
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import pandas as pd
 
+from ...emu.transfer import TransferError, bulk_transfer
 from .._framework import Progress, ReproduceError
 from .reference import seed000_testbed
 
@@ -38,34 +34,15 @@ data_rate_mbps = 2.0
 basic_rate_mbps = 1.0
 rts_threshold_bytes = 100
 """
-_PY = "{python} -m hoplab.emu.tcp"
-
-
 def real_goodput(hops: int, w: int, seconds: float) -> float:
     """One real transfer of `seconds` over the emulated chain: the receiver's goodput in kbit/s."""
-    clamp = f" --clamp {w}" if w != UNCLAMPED else ""
     # The run ends when both ends have; the margin lets the sender's queues drain.
-    toml = CHAIN.format(duration=seconds + 20, nodes=hops + 1) + f"""[emulation]
-nodes = [0, {hops}]
-realtime = true
-[[emulation.commands]]
-node = {hops}
-run = "{_PY} recv --port 5001 --timeout 3{clamp}"
-[[emulation.commands]]
-node = 0
-run = "{_PY} send 10.0.0.{hops + 1} --port 5001 --seconds {seconds} --cc reno"
-start_s = 0.2
-"""
-    with tempfile.TemporaryDirectory() as d:
-        sc = Path(d) / "sc.toml"
-        sc.write_text(toml)
-        r = subprocess.run([sys.executable, "-m", "hoplab", "emu", str(sc), "-o", f"{d}/run"], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise ReproduceError(r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"hoplab emu exit {r.returncode}")
-        log = next((Path(d) / "run" / "commands").glob(f"node{hops}-*.log")).read_text().strip()
-        if not log:
-            raise ReproduceError(f"{hops} hops, W = {w}: the receiver reported nothing")
-        return float(json.loads(log.splitlines()[-1])["goodput_kbps"])
+    try:
+        r = bulk_transfer(CHAIN.format(duration=seconds + 20, nodes=hops + 1), 0, hops, seconds,
+                          clamp=w if w != UNCLAMPED else 0)
+    except TransferError as e:
+        raise ReproduceError(f"{hops} hops, W = {w}: {e}") from None
+    return float(r["recv"]["goodput_kbps"])
 
 
 def simulated_goodput(hops: int, w: int, seconds: float, seed: int) -> float:
