@@ -116,7 +116,7 @@ pub struct Node {
     timers: Vec<TimerSlot>,
     /// The MAC deadlines as last armed, kept in the node itself: every event
     /// compares them, and this way without reading `timers`.
-    mac_armed: [Option<SimTime>; MAC_TIMERS],
+    mac_armed: [SimTime; MAC_TIMERS],
     first_agent_timer: usize,
     next_uid: u64,
     /// Agents fed an input since their deadlines were last read (agents
@@ -163,7 +163,7 @@ impl Node {
             fault: None,
             lred_retx_base: 0,
             timers,
-            mac_armed: [None; MAC_TIMERS],
+            mac_armed: [SimTime::MAX; MAC_TIMERS],
             first_agent_timer,
             next_uid: 0,
             touched_agents: (0..n_agents as u32).collect(),
@@ -259,7 +259,7 @@ impl Node {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let lines = [&self.radio as *const _ as *const i8, self.mac.timers() as *const _ as *const i8, &self.mac_armed as *const _ as *const i8];
+            let lines = [&self.radio as *const _ as *const i8, self.mac.deadlines() as *const _ as *const i8, &self.mac_armed as *const _ as *const i8];
             for p in lines {
                 // SAFETY: a prefetch of a valid address never faults or writes.
                 unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
@@ -335,7 +335,7 @@ impl Node {
                 }
                 s.at = None;
                 if slot < MAC_TIMERS {
-                    self.mac_armed[slot] = None;
+                    self.mac_armed[slot] = SimTime::MAX;
                     self.mac.handle_timer(now, MacTimer::from_index(slot));
                 } else if slot == ROUTER_TIMER {
                     let mut acts = std::mem::take(&mut self.route_actions);
@@ -395,11 +395,11 @@ impl Node {
         }
     }
 
-    // Inlined into `shuttle` as before the trace hooks grew it (cachegrind:
-    // docs/BENCHMARKS.md, issue 24).
+    // The transmit path inlined into `shuttle` (cachegrind: docs/BENCHMARKS.md,
+    // issue 24); what goes up the stack out of line, which keeps the
+    // shuttle's stack frame, set up on every call, small.
     #[inline(always)]
     fn on_mac_event(&mut self, ev: MacEvent, ctx: &mut Ctx) {
-        let now = ctx.now;
         match ev {
             MacEvent::Transmit(frame) => {
                 if let (Some(d), Some(p)) = (self.stats.data_tx.as_mut(), frame.packet.as_ref()) {
@@ -408,8 +408,17 @@ impl Node {
                     }
                 }
                 self.transmit(frame, ctx);
-                self.mac.handle_medium(now, true);
+                self.mac.handle_medium(ctx.now, true);
             }
+            ev => self.on_mac_upcall(ev, ctx),
+        }
+    }
+
+    #[inline(never)]
+    fn on_mac_upcall(&mut self, ev: MacEvent, ctx: &mut Ctx) {
+        let now = ctx.now;
+        match ev {
+            MacEvent::Transmit(_) => unreachable!("handled by on_mac_event"),
             MacEvent::Deliver { from, packet } => self.ip_receive(from, packet, ctx),
             MacEvent::TxOk { next_hop, uid } => {
                 // (ARP replies included: a unicast ACKed proves the link.)
@@ -730,7 +739,7 @@ impl Node {
     pub fn sync_timers(&mut self, ctx: &mut Ctx) {
         // Called after every event; most change no deadline, so the checks
         // stay here and the work lives in the out-of-line functions below.
-        let mac = *self.mac.timers();
+        let mac = *self.mac.deadlines();
         if mac != self.mac_armed {
             self.sync_mac_timers(mac, ctx);
         }
@@ -740,10 +749,10 @@ impl Node {
     }
 
     #[inline(never)]
-    fn sync_mac_timers(&mut self, mac: [Option<SimTime>; MAC_TIMERS], ctx: &mut Ctx) {
+    fn sync_mac_timers(&mut self, mac: [SimTime; MAC_TIMERS], ctx: &mut Ctx) {
         for (i, at) in mac.into_iter().enumerate() {
             if at != self.mac_armed[i] {
-                self.arm(i, at, ctx);
+                self.arm(i, (at != SimTime::MAX).then_some(at), ctx);
             }
         }
         self.mac_armed = mac;

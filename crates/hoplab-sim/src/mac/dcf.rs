@@ -183,7 +183,9 @@ pub struct Dcf {
     next_seq: u16,
     /// Last sequence number seen from each transmitter (§9.2.9).
     dup_cache: Vec<(NodeId, u16)>,
-    timers: [Option<SimTime>; MAC_TIMERS],
+    /// Deadlines by `MacTimer`; `SimTime::MAX` when unarmed (not `Option`:
+    /// the node compares all four after every event).
+    timers: [SimTime; MAC_TIMERS],
     out: Vec<MacEvent>,
     pub stats: MacStats,
 }
@@ -226,7 +228,7 @@ impl Dcf {
             on_air: None,
             next_seq: 0,
             dup_cache: Vec::new(),
-            timers: [None; MAC_TIMERS],
+            timers: [SimTime::MAX; MAC_TIMERS],
             out: Vec::new(),
             stats: MacStats::default(),
         }
@@ -242,7 +244,13 @@ impl Dcf {
     }
 
     /// Timer deadlines, indexed by `MacTimer as usize`.
-    pub fn timers(&self) -> &[Option<SimTime>; MAC_TIMERS] {
+    pub fn timers(&self) -> [Option<SimTime>; MAC_TIMERS] {
+        self.timers.map(|t| (t != SimTime::MAX).then_some(t))
+    }
+
+    /// The same, `SimTime::MAX` for an unarmed timer.
+    #[inline]
+    pub fn deadlines(&self) -> &[SimTime; MAC_TIMERS] {
         &self.timers
     }
 
@@ -347,7 +355,7 @@ impl Dcf {
             }
             FrameKind::Cts => {
                 if self.phase == Phase::WaitCts {
-                    self.timers[MacTimer::Timeout as usize] = None;
+                    self.timers[MacTimer::Timeout as usize] = SimTime::MAX;
                     let cur = self.cur.as_mut().expect("waiting for CTS without a frame");
                     // §9.2.5.3: the short retry count is reset by a CTS.
                     cur.short_retries = 0;
@@ -379,7 +387,7 @@ impl Dcf {
             }
             FrameKind::Ack => {
                 if self.phase == Phase::WaitAck {
-                    self.timers[MacTimer::Timeout as usize] = None;
+                    self.timers[MacTimer::Timeout as usize] = SimTime::MAX;
                     self.succeed();
                 }
             }
@@ -424,14 +432,14 @@ impl Dcf {
                 self.phase = Phase::WaitCts;
                 // CTSTimeout: SIFS + CTS airtime + a slot (which covers the
                 // round-trip propagation, §9.2.5.7).
-                self.timers[MacTimer::Timeout as usize] = Some(now + self.cfg.sifs + self.cts_time + self.cfg.slot);
+                self.timers[MacTimer::Timeout as usize] = now + self.cfg.sifs + self.cts_time + self.cfg.slot;
             }
             Some(FrameKind::Data) if self.phase == Phase::TxData => {
                 if self.cur.as_ref().is_some_and(|c| c.next_hop == BROADCAST) {
                     self.succeed();
                 } else {
                     self.phase = Phase::WaitAck;
-                    self.timers[MacTimer::Timeout as usize] = Some(now + self.cfg.sifs + self.ack_time + self.cfg.slot);
+                    self.timers[MacTimer::Timeout as usize] = now + self.cfg.sifs + self.ack_time + self.cfg.slot;
                 }
             }
             _ => {}
@@ -440,7 +448,7 @@ impl Dcf {
     }
 
     pub fn handle_timer(&mut self, now: SimTime, t: MacTimer) {
-        self.timers[t as usize] = None;
+        self.timers[t as usize] = SimTime::MAX;
         match t {
             MacTimer::Access => {
                 self.backoff = None;
@@ -504,8 +512,9 @@ impl Dcf {
     /// The Nav timer: the pending reset check, else the NAV's end if ahead.
     fn arm_nav_timer(&mut self, now: SimTime) {
         self.timers[MacTimer::Nav as usize] = match self.nav_reset_at {
-            Some(r) if r < self.nav_until => Some(r),
-            _ => (self.nav_until > now).then_some(self.nav_until),
+            Some(r) if r < self.nav_until => r,
+            _ if self.nav_until > now => self.nav_until,
+            _ => SimTime::MAX,
         };
     }
 
@@ -528,7 +537,7 @@ impl Dcf {
 
     fn respond_after_sifs(&mut self, now: SimTime, f: Frame) {
         self.sifs_frame = Some(f);
-        self.timers[MacTimer::Sifs as usize] = Some(now + self.cfg.sifs);
+        self.timers[MacTimer::Sifs as usize] = now + self.cfg.sifs;
     }
 
     fn data_frame(&self) -> Frame {
@@ -617,17 +626,23 @@ impl Dcf {
         }
     }
 
+    #[inline(always)]
     fn refresh_medium(&mut self, now: SimTime) {
         let idle = !self.phy_busy && now >= self.nav_until;
         if idle != self.medium_idle {
-            self.medium_idle = idle;
-            if idle {
-                self.idle_since = now;
-            } else {
-                self.freeze(now);
-            }
+            self.medium_changed(now, idle);
         }
         self.schedule_access(now);
+    }
+
+    #[inline(never)]
+    fn medium_changed(&mut self, now: SimTime, idle: bool) {
+        self.medium_idle = idle;
+        if idle {
+            self.idle_since = now;
+        } else {
+            self.freeze(now);
+        }
     }
 
     fn ifs(&self) -> Dur {
@@ -641,7 +656,7 @@ impl Dcf {
     /// The medium turned busy: the backoff counts down only whole idle slots
     /// after DIFS/EIFS, then freezes (§9.2.5.2).
     fn freeze(&mut self, now: SimTime) {
-        if self.timers[MacTimer::Access as usize].take().is_some() {
+        if std::mem::replace(&mut self.timers[MacTimer::Access as usize], SimTime::MAX) != SimTime::MAX {
             let start = self.idle_since + self.ifs();
             if let (Some(b), true) = (self.backoff.as_mut(), now > start) {
                 let slots = (now - start).0 / self.cfg.slot.0;
@@ -656,6 +671,7 @@ impl Dcf {
         }
     }
 
+    #[inline(always)]
     fn schedule_access(&mut self, now: SimTime) {
         let wants = (self.cur.is_some() || self.backoff.is_some())
             && self.phase == Phase::Idle
@@ -664,9 +680,9 @@ impl Dcf {
             && self.medium_idle;
         self.timers[MacTimer::Access as usize] = if wants {
             let at = self.idle_since + self.ifs() + self.cfg.slot.mul(self.backoff.unwrap_or(0) as u64);
-            Some(at.max(now))
+            at.max(now)
         } else {
-            None
+            SimTime::MAX
         };
     }
 }

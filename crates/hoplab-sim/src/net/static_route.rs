@@ -5,7 +5,8 @@ use crate::net::routing::{Protocol, RouteAction};
 use crate::net::DropReason;
 use crate::time::SimTime;
 use crate::wire::{NodeId, Packet};
-use std::collections::{HashMap, VecDeque};
+use crate::fasthash::FastMap;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Next hops toward each destination, from breadth-first search over the
@@ -13,14 +14,15 @@ use std::sync::Arc;
 /// the lowest node id.
 #[derive(Debug, Default)]
 pub struct StaticTable {
-    next_hop: HashMap<NodeId, Vec<Option<NodeId>>>,
+    // Looked up for every packet routed; never iterated.
+    next_hop: FastMap<NodeId, Vec<Option<NodeId>>>,
 }
 
 impl StaticTable {
     /// `adjacency[n]`: the nodes `n` can reach in one hop, ascending.
     pub fn build(adjacency: &[Vec<NodeId>], destinations: impl IntoIterator<Item = NodeId>) -> StaticTable {
         let n = adjacency.len();
-        let mut next_hop = HashMap::new();
+        let mut next_hop = FastMap::default();
         for dst in destinations {
             if next_hop.contains_key(&dst) {
                 continue;
