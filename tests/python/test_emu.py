@@ -388,9 +388,10 @@ def test_seed000_real_table_and_verdict(monkeypatch: pytest.MonkeyPatch) -> None
         if (hops, w, replica) == (2, 32, 2):
             good = 200.0
         return {"hops": hops, "max_cwnd": w, "replica": replica, "goodput_kbps": good, "sent_kbps": good,
-                "retransmissions": 7, "timeouts": 2, "timeout_recovery_s": 1.5, "rtt_mean_ms": 100.0, "ifq_drops": 40,
-                "retry_drops": 0, "route_drops": 3, "link_failures": 1, "discoveries": 2, "lag_episodes": 0,
-                "lateness_p99_us": 80.0, "fifo": True}
+                "retransmissions": 7, "timeouts": 2, "timeout_recovery_s": 1.5, "rtt_mean_ms": 100.0,
+                "acks_per_segment": 1.0 if w == 2 else 0.5, "ifq_drops": 40, "retry_drops": 0, "route_drops": 3,
+                "link_failures": 1, "hello_failures": 1, "discoveries": 2, "lag_episodes": 0, "lateness_p99_us": 80.0,
+                "fifo": True}
 
     monkeypatch.setattr(R, "real_run", fake_run)
     monkeypatch.setattr(R, "simulated_goodput", lambda hops, w, s, seed, routing: 900.0 / hops)
@@ -404,7 +405,7 @@ def test_seed000_real_table_and_verdict(monkeypatch: pytest.MonkeyPatch) -> None
     assert (one.real_min_kbps, one.real_max_kbps) == pytest.approx((336.67, 343.33), abs=0.01)
     text = R.report(df, runs, replicas=3, seconds=1.0)
     assert "3 hops: the best real window is 3 (W = 2 at 90.0% of the best" in text
-    assert "   3         4    340    [332, 348]     337-343        300      377" in text
+    assert "   3         4    340    [332, 348]     337-343     0.50        300      377" in text
     assert "2 hop(s), W = unclamped, run 2: 200 kbit/s (median 505): 2 RTO(s), 1.5 s recovering" in text
     assert "SCHED_FIFO granted in 48 of 48 runs" in text
 
@@ -418,6 +419,7 @@ def test_seed000_real_scenario_runs_live() -> None:
     row = R.real_run(2, 3, 2.0, 1, "aodv-hello")
     print(row)
     assert row["goodput_kbps"] > 100 and row["discoveries"] >= 1 and row["timeouts"] is not None
+    assert 0.3 < row["acks_per_segment"] <= 1.1
 
 
 def test_preflight_refuses_what_the_engine_cannot_keep_up_with(tmp_path: Path) -> None:

@@ -30,8 +30,10 @@ def bulk_transfer(scenario_toml: str, src: int, dst: int, seconds: float, *, cc:
     ``src`` and ``dst`` real: ``{"recv": ..., "send": ..., "emu": ..., "fifo":
     ..., "drops": ..., "route_events": ...}``, the receiver's and sender's
     last report lines, the emulator's `emu` row, why SCHED_FIFO was refused
-    (None: granted or not asked), and what the simulated network did: drops
-    per "layer/reason/packet_type" and routing events per kind (docs/RESULTS.md).
+    (None: granted or not asked), what the simulated network did: drops per
+    "layer/reason/packet_type" and routing events per "event/cause"
+    (docs/RESULTS.md); and "segments": (TCP segments with data that `src`
+    sent, pure ACKs that `dst` sent), from the ingress log.
     The receiver gives up after ``recv_timeout`` s without data."""
     # Without `sack`, the namespace keeps the kernel's default (net.ipv4.tcp_sack = 1).
     opt = f" --sack {sack}" if sack else ""
@@ -59,7 +61,8 @@ start_s = 0.2
         meta = json.loads((run / "emu.json").read_text())
         out: dict[str, Any] = {"emu": meta["emu"], "fifo": meta["fifo"],
                                "drops": _counts(run / "drops.csv", ("layer", "reason", "packet_type"), "count"),
-                               "route_events": _counts(run / "route_events.csv", ("event",), None)}
+                               "route_events": _counts(run / "route_events.csv", ("event", "cause"), None),
+                               "segments": _segments(run / "ingress.log", src, dst)}
         for end, node in (("recv", dst), ("send", src)):
             log = next((run / "commands").glob(f"node{node}-*.log")).read_text().strip()
             if not log:
@@ -80,3 +83,26 @@ def _counts(path: Path, keys: tuple[str, ...], count: str | None) -> dict[str, i
                 k = "/".join(row[c] for c in keys)
                 out[k] = out.get(k, 0) + (int(row[count]) if count else 1)
     return out
+
+
+def _segments(log: Path, src: int, dst: int) -> tuple[int, int]:
+    """(TCP segments with payload from `src`, pure ACKs from `dst`) in an
+    ingress log (crates/hoplab-emu log.rs: a 12-byte header, then per packet
+    u32 node, u64 ns, u32 length, little-endian, and the IPv4 bytes)."""
+    import struct
+
+    data = acks = 0
+    with log.open("rb") as f:
+        f.read(12)
+        while len(head := f.read(16)) == 16:
+            node, _, n = struct.unpack("<IQI", head)
+            b = f.read(n)
+            if len(b) < 40 or b[0] >> 4 != 4 or b[9] != 6:  # IPv4 carrying TCP (RFC 791, 793)
+                continue
+            ihl = (b[0] & 0x0F) * 4
+            payload = int.from_bytes(b[2:4], "big") - ihl - (b[ihl + 12] >> 4) * 4
+            if node == src and payload > 0:
+                data += 1
+            elif node == dst and payload == 0 and not b[ihl + 13] & 0x03:  # no SYN, no FIN
+                acks += 1
+    return data, acks

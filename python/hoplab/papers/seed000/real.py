@@ -39,12 +39,12 @@ OUTLIER = 0.8
 
 RUN_COLUMNS = [
     "hops", "max_cwnd", "replica", "goodput_kbps", "sent_kbps", "retransmissions", "timeouts", "timeout_recovery_s",
-    "rtt_mean_ms", "ifq_drops", "retry_drops", "route_drops", "link_failures", "discoveries", "lag_episodes",
-    "lateness_p99_us", "fifo",
+    "rtt_mean_ms", "acks_per_segment", "ifq_drops", "retry_drops", "route_drops", "link_failures", "hello_failures",
+    "discoveries", "lag_episodes", "lateness_p99_us", "fifo",
 ]
 SUMMARY_COLUMNS = [
     "hops", "max_cwnd", "runs", "real_kbps", "real_ci_low_kbps", "real_ci_high_kbps", "real_min_kbps", "real_max_kbps",
-    "simulated_linux_kbps", "testbed_kbps",
+    "real_acks_per_segment", "simulated_linux_kbps", "testbed_kbps",
 ]
 
 
@@ -83,7 +83,10 @@ def real_run(hops: int, w: int, seconds: float, replica: int, routing: str) -> d
         "ifq_drops": lost(lambda layer, reason: layer == "IFQ"),
         "retry_drops": lost(lambda layer, reason: reason == "RET"),
         "route_drops": lost(lambda layer, reason: layer == "RTR"),
-        "link_failures": events.get("link_broken", 0), "discoveries": events.get("discovery_started", 0),
+        "link_failures": sum(n for k, n in events.items() if k.startswith("link_broken/")),
+        "hello_failures": events.get("link_broken/hello", 0),
+        "discoveries": sum(n for k, n in events.items() if k.startswith("discovery_started/")),
+        "acks_per_segment": r["segments"][1] / r["segments"][0] if r["segments"][0] else math.nan,
         "lag_episodes": int(emu["lag_episodes"]), "lateness_p99_us": float(emu["lateness_p99_us"]),
         "fifo": r["fifo"] is None,
     }
@@ -126,13 +129,15 @@ def run_real(*, replicas: int, seconds: float, progress: Progress,
     rows = []
     for hops in HOPS:
         for w in WINDOWS:
-            real = list(runs_df[(runs_df.hops == hops) & (runs_df.max_cwnd == w)].goodput_kbps)
+            cell = runs_df[(runs_df.hops == hops) & (runs_df.max_cwnd == w)]
+            real = list(cell.goodput_kbps)
             sim = [simulated_goodput(hops, w, seconds, s, routing) for s in range(1, max(replicas, 3) + 1)]
             t = tb[(tb.table == _table(routing)) & (tb.scenario == f"{hops}-hop") & (tb.max_cwnd == w)] if tb is not None else None
             lo, hi = t_interval(real)
             rows.append({"hops": hops, "max_cwnd": w, "runs": len(real), "real_kbps": statistics.mean(real),
                          "real_ci_low_kbps": lo, "real_ci_high_kbps": hi, "real_min_kbps": min(real),
-                         "real_max_kbps": max(real), "simulated_linux_kbps": statistics.mean(sim),
+                         "real_max_kbps": max(real), "real_acks_per_segment": float(cell.acks_per_segment.mean()),
+                         "simulated_linux_kbps": statistics.mean(sim),
                          "testbed_kbps": float(t.avg.iloc[0]) if t is not None and len(t) else float("nan")})
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS), runs_df
 
@@ -160,7 +165,8 @@ def _what_happened(r: Any) -> str:
     rto = ("timeouts n/a (Linux < 6.7)" if r.timeouts is None or pd.isna(r.timeouts)
            else f"{int(r.timeouts)} RTO(s), {r.timeout_recovery_s:.1f} s recovering")
     return (f"{rto}, {r.retransmissions} retransmission(s); relays: {r.ifq_drops} queue-full and {r.retry_drops} "
-            f"retry-limit drops, {r.route_drops} routing drops, {r.link_failures} link failure(s) declared, "
+            f"retry-limit drops, {r.route_drops} routing drops, {r.link_failures} link failure(s) declared "
+            f"({r.hello_failures} by missed HELLOs), "
             f"{r.discoveries} route discovery(ies); emulator: {r.lag_episodes} lag episode(s), "
             f"lateness p99 {r.lateness_p99_us:.0f} us")
 
@@ -171,13 +177,16 @@ def report(df: pd.DataFrame, runs: pd.DataFrame, *, replicas: int, seconds: floa
     lines = [f"Seed 000 with real Linux endpoints: Reno (NewReno + SACK), {replicas} run(s) of {seconds:g} s per cell, "
              "interleaved as the paper's (W = 2, 3, 4, unclamped, then again; run r with seed r); relays: "
              f"{rp.ROUTING_TEXT.get(routing, routing)}.",
-             "real = mean, 95 % t interval, min-max; simulated = Linux receiver, same chain and routing, mean of "
+             "real = mean, 95 % t interval, min-max, and the receiver's pure ACKs per data segment; simulated = "
+             "Linux receiver, same chain and routing, mean of "
              f"{max(replicas, 3)} seeds; testbed = the paper's Table {_table(routing)} "
              f"({'OLSR' if _table(routing) == 3 else 'AODV'}). kbit/s.",
-             "", f"{'hops':>4} {'W':>9} {'real':>6} {'95 % CI':>13} {'min-max':>11} {'simulated':>10} {'testbed':>8}"]
+             "", f"{'hops':>4} {'W':>9} {'real':>6} {'95 % CI':>13} {'min-max':>11} {'ACKs/seg':>8} {'simulated':>10} "
+             f"{'testbed':>8}"]
     for r in df.itertuples():
         lines.append(f"{r.hops:>4} {_w(r.max_cwnd):>9} {r.real_kbps:>6.0f} {_ci(r.real_ci_low_kbps, r.real_ci_high_kbps):>13} "
-                     f"{f'{r.real_min_kbps:.0f}-{r.real_max_kbps:.0f}':>11} {r.simulated_linux_kbps:>10.0f} "
+                     f"{f'{r.real_min_kbps:.0f}-{r.real_max_kbps:.0f}':>11} {r.real_acks_per_segment:>8.2f} "
+                     f"{r.simulated_linux_kbps:>10.0f} "
                      f"{r.testbed_kbps:>8.0f}")
     lines.append("")
     for hops in HOPS[1:]:
