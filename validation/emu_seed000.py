@@ -49,13 +49,14 @@ def main() -> None:
         print(f"{datetime.date.today()}: {a.runs} runs of {a.seconds:g} s per cell, relays {a.routing}; "
               f"{wall / 60:.1f} min wall; load average {load0[0]:.2f} before, {load1[0]:.2f} after "
               f"({os.cpu_count()} cores); SCHED_FIFO granted in {int(runs.fifo.sum())} of {len(runs)} runs.\n")
-    print("| hops | W | real Linux: mean [95 % t CI] (min–max), kbit/s | simulated, Linux receiver | paper testbed |")
-    print("|---|---|---|---|---|")
+    print("| hops | W | real Linux: mean [95 % t CI] (min–max), kbit/s | receiver's ACKs per data segment | "
+          "simulated, Linux receiver | paper testbed |")
+    print("|---|---|---|---|---|---|")
     for r in df.itertuples():
         w = "unclamped" if r.max_cwnd == UNCLAMPED else r.max_cwnd
         ci = f" [{r.real_ci_low_kbps:.0f}, {r.real_ci_high_kbps:.0f}]" if r.runs > 1 else ""
         print(f"| {r.hops} | {w} | {r.real_kbps:.0f}{ci} ({r.real_min_kbps:.0f}–{r.real_max_kbps:.0f}) | "
-              f"{r.simulated_linux_kbps:.0f} | {r.testbed_kbps:.0f} |")
+              f"{r.real_acks_per_segment:.2f} | {r.simulated_linux_kbps:.0f} | {r.testbed_kbps:.0f} |")
     print()
     low = outliers(runs)
     print(f"{len(low)} run(s) below 80 % of their cell's median. The report:\n")
