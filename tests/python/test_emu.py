@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,27 +55,91 @@ def emu(tmp: Path, toml: str, *args: str, timeout: float = 60) -> subprocess.Com
                           capture_output=True, text=True, env=ENV, timeout=timeout)
 
 
-# -- the [emulation] table (no privileges needed) ------------------------------
+# -- the [emulation] table: declared in the engine's schema (no privileges needed) --
+
+GOOD = chain_toml(4, 10.0, """[emulation]
+nodes = [0, 4]
+namespaces = ["", "lab4"]
+[[emulation.commands]]
+node = 4
+run = "sleep 1"
+""")
+
+
+def _cli(tmp: Path, toml: str, *args: str) -> Any:
+    from click.testing import CliRunner
+
+    from hoplab.cli import cli
+
+    sc = tmp / "sc.toml"
+    sc.write_text(toml)
+    return sc, CliRunner().invoke(cli, [args[0], str(sc), *args[1:]])
+
+
+def test_validate_accepts_an_emulation_file(tmp_path: Path) -> None:
+    sc, r = _cli(tmp_path, GOOD, "validate")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == f"{sc}: OK: emu-4hop, 5 nodes"
+
 
 @pytest.mark.parametrize("table, field", [
-    ({}, "emulation.nodes"),
-    ({"nodes": [0, 9]}, "emulation.nodes"),
-    ({"nodes": [0, 0]}, "emulation.nodes"),
-    ({"nodes": [0, 1], "on_lag": "panic"}, "emulation.on_lag"),
-    ({"nodes": [0, 1], "lookahead_ms": 0}, "emulation.lookahead_ms"),
-    ({"nodes": [0, 1], "namespaces": ["a"]}, "emulation.namespaces"),
-    ({"nodes": [0, 1], "commands": [{"node": 2, "run": "x"}]}, "emulation.commands[0].node"),
-    ({"nodes": [0, 1], "commands": [{"node": 0}]}, "emulation.commands[0].run"),
-    ({"nodes": [0, 1], "bogus": 1}, "emulation.bogus"),
+    ("nodes = []", "emulation.nodes: needs at least one real node"),
+    ("nodes = [0, 9]", "emulation.nodes: node 9 is not in the scenario (nodes 0..4)"),
+    ("nodes = [0, 0]", "emulation.nodes: node 0 is listed twice"),
+    ("nodes = [0, 70000]", "emulation.nodes[1]: 70000 node is outside [0, 65533] node"),
+    ("nodes = [0, 1]\non_lag = \"panic\"", "emulation.on_lag"),
+    ("nodes = [0, 1]\nlookahead_ms = 0", "emulation.lookahead_ms: 0 ms is outside [0.1, 1000] ms"),
+    ("nodes = [0, 1]\nnamespaces = [\"a\"]", "emulation.namespaces: 1 name(s) for 2 real node(s)"),
+    ("nodes = [0, 1]\nnamespaces = [\"\", \"a/b\"]", "emulation.namespaces[1]: \"a/b\" is not a namespace name"),
+    ("nodes = [0, 1]\nnamespaces = [\"x\", \"x\"]", "emulation.namespaces[1]: \"x\" is node 0's namespace already"),
+    ("nodes = [0, 1]\n[[emulation.commands]]\nnode = 2\nrun = \"x\"", "emulation.commands[0].node: node 2 is not a real node"),
+    ("nodes = [0, 1]\n[[emulation.commands]]\nnode = 0", "emulation.commands[0]: missing field `run`"),
+    ("nodes = [0, 1]\n[[emulation.commands]]\nnode = 0\nrun = \"x\"\nstart_s = 11.0", "emulation.commands[0].start_s"),
+    ("nodes = [0, 1]\nbogus = 1", "unknown field `bogus`"),
 ])
-def test_bad_emulation_fields_are_named(table: dict, field: str) -> None:
-    with pytest.raises(C.EmuConfigError, match=field.replace("[", r"\[").replace("]", r"\]")):
-        C.parse(table, 3)
+def test_bad_emulation_fields_are_named_in_one_line(tmp_path: Path, table: str, field: str) -> None:
+    for command in ("validate", "emu"):  # `emu` checks the table with the engine before it needs any privilege
+        sc, r = _cli(tmp_path, chain_toml(4, 10.0, f"[emulation]\n{table}\n"), command)
+        assert r.exit_code == 2, (command, r.output)
+        assert r.stderr.startswith(f"hoplab: error: {sc}") and r.stderr.count("\n") == 1, r.stderr
+        assert field in r.stderr, r.stderr
 
 
-def test_defaults_and_address_plan() -> None:
-    cfg = C.parse({"nodes": [0, 2]}, 3)
-    assert (cfg.lookahead_ms, cfg.on_lag, cfg.namespaces) == (2.0, "warn", [None, None])
+def test_run_refuses_an_emulation_file(tmp_path: Path) -> None:
+    sc, r = _cli(tmp_path, GOOD, "run", "--no-save")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1 and str(sc) in r.stderr and f"hoplab emu {sc}" in r.stderr, r.stderr
+    assert r.stdout == ""
+
+
+def test_config_lists_the_emulation_fields() -> None:
+    from click.testing import CliRunner
+
+    from hoplab.cli import cli
+
+    text = CliRunner().invoke(cli, ["config"]).stdout
+    for f in ("nodes[]", "namespaces[]", "lookahead_ms", "on_lag", "lag_threshold_ms", "spin_us", "realtime",
+              "commands[].node", "commands[].run", "commands[].start_s", "commands[].wait"):
+        assert f"\nemulation.{f}: " in text, f
+    assert "range:   [0.1, 1000] (0.1 ms:" in text
+    md = CliRunner().invoke(cli, ["config", "--markdown"]).stdout
+    assert "\n## emulation\n" in md and "| `emulation.lookahead_ms` —" in md
+
+
+def test_the_table_comes_from_the_engine_with_its_defaults() -> None:
+    from hoplab import _core
+
+    cfg = C.read(GOOD, "toml")
+    assert (cfg.nodes, cfg.namespaces, cfg.lookahead_ms, cfg.on_lag, cfg.lag_threshold_ms, cfg.spin_us, cfg.realtime) == (
+        [0, 4], ["", "lab4"], 2.0, "warn", 5.0, 200.0, False)
+    assert cfg.commands == [C.Command(node=4, run="sleep 1", start_s=0.0, wait=True)]
+    assert C.read(chain_toml(4, 10.0, ""), "toml") is None
+    # The resolved scenario shows it with its defaults; without the table, nothing of it.
+    import tomllib
+
+    resolved = tomllib.loads(_core.resolved_scenario(GOOD, "toml"))["emulation"]
+    assert resolved["nodes"] == [0, 4] and resolved["spin_us"] == 200.0 and resolved["commands"][0]["wait"] is True
+    assert "emulation" not in _core.resolved_scenario(chain_toml(4, 10.0, ""), "toml")
     assert C.node_addr(0) == "10.0.0.1" and C.node_addr(255) == "10.0.1.0"
 
 
@@ -266,19 +331,95 @@ def test_nothing_remains_after_sigint_or_sigkill(tmp_path: Path, sig: int) -> No
     assert "hoplab" not in links
 
 
+@live
+def test_an_existing_named_namespace_is_used_and_kept(tmp_path: Path) -> None:
+    """`namespaces = ["", NAME]`: node 1 runs in the `ip netns` namespace NAME,
+    which outlives the run without hoplab's TUN device; node 0's fresh one goes."""
+    name = f"hoplab-test-{os.getpid()}"  # `hoplab emu cleanup` removes it should this test die
+    subprocess.run(["ip", "netns", "add", name], check=True, capture_output=True)
+    try:
+        inode = os.stat(f"/var/run/netns/{name}").st_ino
+        before = _ns_inodes()
+        toml = chain_toml(1, 5.0, f"""[emulation]
+nodes = [0, 1]
+namespaces = ["", "{name}"]
+[[emulation.commands]]
+node = 1
+run = "readlink /proc/self/ns/net"
+wait = false
+[[emulation.commands]]
+node = 1
+run = "{PY} udp-recv --port 6001 --count 20 --timeout 4"
+[[emulation.commands]]
+node = 0
+run = "{PY} udp-send 10.0.0.2 --port 6001 --count 20 --interval-ms 20"
+start_s = 0.3
+""")
+        r = emu(tmp_path, toml)
+        assert r.returncode == 0, r.stdout + r.stderr
+        logs = tmp_path / "run" / "commands"
+        assert (logs / "node1-0.log").read_text().strip() == f"net:[{inode}]", "node 1 ran in the named namespace"
+        got = json.loads((logs / "node1-1.log").read_text().strip().splitlines()[-1])
+        assert got["received"] == 20, got
+        listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        assert name in listed.split(), "the named namespace is kept"
+        links = subprocess.run(["ip", "-n", name, "-o", "link"], capture_output=True, text=True, check=True).stdout
+        assert "hoplab" not in links, f"hoplab's TUN device is left in {name}: {links}"
+        for _ in range(50):
+            if not _ns_inodes() - before:
+                break
+            time.sleep(0.1)
+        assert not _ns_inodes() - before, "node 0's fresh namespace outlived the run"
+    finally:
+        subprocess.run(["ip", "netns", "delete", name], capture_output=True)
+
+
 def test_seed000_real_table_and_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`reproduce seed000 --real`'s table and its per-length verdict, with the
-    real and simulated runs stubbed (the live path is test_three_hop_...)."""
+    """`reproduce seed000 --real`'s table, its per-length verdict and its list
+    of outliers, with the real and simulated runs stubbed (the live path is
+    test_seed000_real_scenario_runs_live and test_three_hop_...)."""
     from hoplab.papers.seed000 import real as R
 
-    monkeypatch.setattr(R, "real_goodput", lambda hops, w, s: 1000.0 / hops * (0.9 if w == 2 else 1.0))
-    monkeypatch.setattr(R, "simulated_goodput", lambda hops, w, s, seed: 900.0 / hops)
-    df = R.run_real(replicas=1, seconds=1.0, progress=lambda m: None)
-    assert len(df) == 16 and set(df.max_cwnd) == {2, 3, 4, 32}
+    order = []
+
+    def fake_run(hops: int, w: int, s: float, replica: int, routing: str) -> dict:
+        order.append((hops, replica, w))
+        good = 1000.0 / hops * (0.9 if w == 2 else 1.0) * (1 + 0.01 * replica)
+        if (hops, w, replica) == (2, 32, 2):
+            good = 200.0
+        return {"hops": hops, "max_cwnd": w, "replica": replica, "goodput_kbps": good, "sent_kbps": good,
+                "retransmissions": 7, "timeouts": 2, "timeout_recovery_s": 1.5, "rtt_mean_ms": 100.0,
+                "acks_per_segment": 1.0 if w == 2 else 0.5, "ifq_drops": 40, "retry_drops": 0, "route_drops": 3,
+                "link_failures": 1, "hello_failures": 1, "discoveries": 2, "lag_episodes": 0, "lateness_p99_us": 80.0,
+                "fifo": True}
+
+    monkeypatch.setattr(R, "real_run", fake_run)
+    monkeypatch.setattr(R, "simulated_goodput", lambda hops, w, s, seed, routing: 900.0 / hops)
+    df, runs = R.run_real(replicas=3, seconds=1.0, progress=lambda m: None)
+    assert order[:5] == [(1, 1, 2), (1, 1, 3), (1, 1, 4), (1, 1, 32), (1, 2, 2)], "interleaved as the paper's"
+    assert len(df) == 16 and set(df.max_cwnd) == {2, 3, 4, 32} and len(runs) == 48
     one = df[(df.hops == 3) & (df.max_cwnd == 4)].iloc[0]
-    assert one.real_kbps == pytest.approx(333.33, abs=0.01) and one.testbed_kbps == pytest.approx(377.46)
-    text = R.report(df, replicas=1, seconds=1.0)
+    assert one.real_kbps == pytest.approx(340.0) and one.testbed_kbps == pytest.approx(377.46)
+    # 95 % t interval of 336.67, 340, 343.33: t(0.975, 2) = 4.303, s = 3.333
+    assert (one.real_ci_low_kbps, one.real_ci_high_kbps) == pytest.approx((340 - 8.28, 340 + 8.28), abs=0.01)
+    assert (one.real_min_kbps, one.real_max_kbps) == pytest.approx((336.67, 343.33), abs=0.01)
+    text = R.report(df, runs, replicas=3, seconds=1.0)
     assert "3 hops: the best real window is 3 (W = 2 at 90.0% of the best" in text
+    assert "   3         4    340    [332, 348]     337-343     0.50        300      377" in text
+    assert "2 hop(s), W = unclamped, run 2: 200 kbit/s (median 505): 2 RTO(s), 1.5 s recovering" in text
+    assert "SCHED_FIFO granted in 48 of 48 runs" in text
+
+
+@live
+def test_seed000_real_scenario_runs_live() -> None:
+    """One real transfer of `reproduce seed000 --real` over the 2-hop chain
+    with AODV (the testbed's routing): traffic, a route discovery, a row."""
+    from hoplab.papers.seed000 import real as R
+
+    row = R.real_run(2, 3, 2.0, 1, "aodv-hello")
+    print(row)
+    assert row["goodput_kbps"] > 100 and row["discoveries"] >= 1 and row["timeouts"] is not None
+    assert 0.3 < row["acks_per_segment"] <= 1.1
 
 
 def test_preflight_refuses_what_the_engine_cannot_keep_up_with(tmp_path: Path) -> None:

@@ -17,13 +17,8 @@ use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnLag {
-    /// Report each episode of falling behind (one line) and go on.
-    Warn,
-    /// Stop the run at the first write later than the threshold.
-    Abort,
-}
+/// `emulation.on_lag`, declared with the scenario's `[emulation]` table.
+pub use hoplab_sim::OnLag;
 
 #[derive(Clone, Debug)]
 pub struct Config {

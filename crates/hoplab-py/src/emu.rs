@@ -2,7 +2,7 @@
 //! namespaces, and the replay of its ingress log. Only `hoplab emu` uses them.
 
 use crate::{output_dict, parse};
-use hoplab_emu::{Config, OnLag, Report, Setup, Stop};
+use hoplab_emu::{Config, Report, Setup, Stop};
 use pyo3::exceptions::{PyOSError, PyPermissionError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -40,8 +40,9 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
-/// Run `text` live with real nodes `nodes` (namespaces: None = a fresh
-/// unnamed one, else an existing named one). `on_ready([(node, pid, fd,
+/// Run `text` live: its `[emulation]` table (validated with the scenario)
+/// names the real nodes, their namespaces ("" = a fresh unnamed one, else
+/// an existing named one) and how time is kept. `on_ready([(node, pid, fd,
 /// ifname)])` is called once the devices are up (`nsenter
 /// --net=/proc/PID/fd/FD` enters node's namespace); `poll()` every
 /// `poll_ms`, a true result stops the run. Ctrl-C stops it too, with
@@ -49,20 +50,13 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
 /// Returns {"emu": counts and lateness, "output": the run's tables,
 /// "interrupted": bool}.
 #[pyfunction]
-#[pyo3(signature = (text, fmt, seed, nodes, namespaces, lookahead_ns, on_lag, lag_threshold_ns, spin_ns, fifo, log_path, on_ready, poll, stall=None, poll_ms=50))]
+#[pyo3(signature = (text, fmt, seed, log_path, on_ready, poll, stall=None, poll_ms=50))]
 #[allow(clippy::too_many_arguments)]
 pub fn emulate<'py>(
     py: Python<'py>,
     text: &str,
     fmt: &str,
     seed: Option<u64>,
-    nodes: Vec<u32>,
-    namespaces: Vec<Option<String>>,
-    lookahead_ns: u64,
-    on_lag: &str,
-    lag_threshold_ns: u64,
-    spin_ns: u64,
-    fifo: bool,
     log_path: Option<PathBuf>,
     on_ready: Py<PyAny>,
     poll: Py<PyAny>,
@@ -70,30 +64,38 @@ pub fn emulate<'py>(
     poll_ms: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (sc, _) = parse(text, fmt)?;
-    hoplab_emu::can_emulate().map_err(PyPermissionError::new_err)?;
-    let on_lag = match on_lag {
-        "warn" => OnLag::Warn,
-        "abort" => OnLag::Abort,
-        o => return Err(PyValueError::new_err(format!("emulation.on_lag: {o:?} is not \"warn\" or \"abort\""))),
+    let Some(e) = sc.emulation.clone() else {
+        return Err(PyValueError::new_err("the scenario has no [emulation] table: name the real nodes, e.g. [emulation] nodes = [0, 3]"));
     };
+    hoplab_emu::can_emulate().map_err(PyPermissionError::new_err)?;
     let mut nets = Vec::new();
-    for (k, &n) in nodes.iter().enumerate() {
-        let setup = match namespaces.get(k).cloned().flatten() {
-            Some(name) => Setup::Named(name),
+    for (k, &n) in e.nodes.iter().enumerate() {
+        let setup = match e.namespaces.get(k).filter(|name| !name.is_empty()) {
+            Some(name) => Setup::Named(name.clone()),
             None => Setup::Fresh,
         };
-        nets.push(hoplab_emu::create(n, &setup).map_err(|e| PyOSError::new_err(format!("node {n}: {e}")))?);
+        nets.push(hoplab_emu::create(n, &setup).map_err(|err| PyOSError::new_err(format!("node {n}: {err}")))?);
     }
     let pid = std::process::id();
     let info: Vec<(u32, u32, i32, String)> = nets.iter().map(|n| (n.node, pid, n.netns.as_raw_fd(), n.ifname.clone())).collect();
     on_ready.call1(py, (info,))?;
     let seed = seed.unwrap_or(sc.seed);
-    let cfg = Config { lookahead_ns, on_lag, lag_threshold_ns, spin_ns, fifo, log: log_path, stall, poll_ns: poll_ms * 1_000_000 };
+    let ns = |v: f64, unit: f64| (v * unit).round() as u64;
+    let cfg = Config {
+        lookahead_ns: ns(e.lookahead_ms, 1e6),
+        on_lag: e.on_lag,
+        lag_threshold_ns: ns(e.lag_threshold_ms, 1e6),
+        spin_ns: ns(e.spin_us, 1e3),
+        fifo: e.realtime,
+        log: log_path,
+        stall,
+        poll_ns: poll_ms * 1_000_000,
+    };
     let mut raised: Option<PyErr> = None;
     let t0 = std::time::Instant::now();
     // The world is built and read inside: it is not Send (its trace sinks).
     let done = py.detach(|| {
-        let mut emu = hoplab_sim::Emulation::new(&sc, seed, &nodes);
+        let mut emu = hoplab_sim::Emulation::new(&sc, seed, &e.nodes);
         let rep = hoplab_emu::run_live(&mut emu, &nets, &cfg, &mut || {
             Python::attach(|py| {
                 if let Err(e) = py.check_signals() {
@@ -147,4 +149,23 @@ pub fn emulate_replay<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<
     d.set_item("delivered", rows)?;
     d.set_item("output", output_dict(py, &out)?)?;
     Ok(d)
+}
+
+/// The scenario's `[emulation]` table as the engine validated it, every
+/// default filled in, as JSON; None when it has none. Raises ScenarioError.
+#[pyfunction]
+pub fn emulation_table(text: &str, fmt: &str) -> PyResult<Option<String>> {
+    let (sc, _) = parse(text, fmt)?;
+    Ok(sc.emulation.as_ref().map(|e| e.to_json()))
+}
+
+/// Node `node`'s IPv4 address in emulation (hoplab_sim::ipv4: 10.0.0.0/16 +
+/// node + 1), dotted.
+#[pyfunction]
+pub fn node_ipv4(node: u32) -> PyResult<String> {
+    if node >= hoplab_sim::ipv4::MAX_NODES {
+        return Err(PyValueError::new_err(format!("node {node} has no address: the plan holds nodes 0 to {}", hoplab_sim::ipv4::MAX_NODES - 1)));
+    }
+    let [a, b, c, d] = hoplab_sim::ipv4::node_addr(node);
+    Ok(format!("{a}.{b}.{c}.{d}"))
 }

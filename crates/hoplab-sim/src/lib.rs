@@ -44,7 +44,7 @@ pub use control::{Cancelled, Progress, RunControl};
 pub use results::{
     DownloadRow, DropRow, FlowRow, MovementRow, NodeRow, OraclePathRow, OutageRow, OverheadRow, PathRow, RouteEventRow, RunInfo, RunOutput, TimeSeries,
 };
-pub use scenario::{Scenario, ScenarioError};
+pub use scenario::{EmulationCommand, EmulationConfig, OnLag, Scenario, ScenarioError};
 pub use trace::TraceRow;
 pub use world::{run, run_traced, run_with, RunError};
 pub use trace::tap::TraceError;

@@ -60,20 +60,15 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
     from . import _input
     from .errors import scenario_failure
 
-    text, kind = _input.read(scenario)
-    data = _input.scenario_dict(scenario, text, kind, sets)
-    data, table = C.split(data)
-    if table is None:
-        raise HoplabError(f"{scenario}: no [emulation] table: name the real nodes, e.g. [emulation] nodes = [0, 3]")
-    sjson = scenario_json(data)
+    # Checked as written (an error gives its line), then run as JSON (saved for replay).
+    text, kind = _input.with_overrides(scenario, *_input.read(scenario), sets)
     try:
-        _, n_nodes, _ = _core.check_scenario(sjson, "json")
+        cfg = C.read(text, kind)
     except _core.ScenarioError as e:
         raise scenario_failure(e, scenario, sets) from None
-    try:
-        cfg = C.parse(table, n_nodes)
-    except C.EmuConfigError as e:
-        raise HoplabError(f"{scenario}: {e}") from None
+    if cfg is None:
+        raise HoplabError(f"{scenario}: no [emulation] table: name the real nodes, e.g. [emulation] nodes = [0, 3]")
+    sjson = text if kind == "json" else scenario_json(_input.scenario_dict(scenario, text, kind, ()))
     why = preflight(sjson)
     if why:
         raise HoplabError(f"{scenario}: refused: {why}")

@@ -68,8 +68,12 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     text, kind = _input.with_overrides(scenario, *_input.read(scenario), sets)
     try:
         name, own_seed, formats = _core.trace_plan(text, kind)
+        emulated = _core.emulation_table(text, kind) is not None
     except _core.ScenarioError as e:
         raise scenario_failure(e, scenario, sets) from None
+    if emulated:  # simulated alone, its real nodes would send nothing: refused, not run quietly
+        raise HoplabError(f"{scenario}: has an [emulation] table (real nodes): run it with `hoplab emu {scenario}`; "
+                          "`hoplab run` would simulate it without the real nodes' traffic")
     if formats and no_save:
         raise HoplabError(f"{scenario}: [trace] formats = {json.dumps(formats)} writes files, and --no-save "
                           "writes none: drop --no-save or the formats")

@@ -118,17 +118,16 @@ class _Commands:
 
 
 def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, stall: tuple[float, float] | None = None) -> dict[str, Any]:
-    """Run live; save the results into `out`. Returns {"emu", "result", "commands", "meta"}."""
+    """Run `scenario_json` live (the engine reads its [emulation] table;
+    `cfg` is that table as `config.read` gave it, for the commands); save
+    the results into `out`. Returns {"emu", "result", "commands", "meta"}."""
     from ..result import Result, event_hash_text
 
     out.mkdir(parents=True, exist_ok=True)
     cmds = _Commands(cfg, out)
     ns_stall = None if stall is None else (int(stall[0] * 1e9), int(stall[1] * 1e9))
     try:
-        raw = _core.emulate(
-            scenario_json, "json", seed, cfg.nodes, cfg.namespaces, int(cfg.lookahead_ms * 1e6), cfg.on_lag,
-            int(cfg.lag_threshold_ms * 1e6), int(cfg.spin_us * 1e3), cfg.realtime, str(out / LOG_NAME),
-            cmds.ready, cmds.poll, stall=ns_stall)
+        raw = _core.emulate(scenario_json, "json", seed, str(out / LOG_NAME), cmds.ready, cmds.poll, stall=ns_stall)
     finally:
         finished = cmds.stop()
     emu = raw["emu"]

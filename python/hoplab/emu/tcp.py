@@ -35,8 +35,10 @@ TCP_WINDOW_CLAMP = getattr(socket, "TCP_WINDOW_CLAMP", 10)
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
 #: asm-generic/socket.h SO_TIMESTAMPNS_OLD (also its control message type); Python does not name it.
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
-#: struct tcp_info offsets (linux/tcp.h): tcpi_rtt, tcpi_snd_cwnd, tcpi_total_retrans (u32), tcpi_bytes_acked (u64).
-_RTT, _CWND, _RETRANS, _ACKED = 68, 80, 100, 120
+#: struct tcp_info offsets (linux/tcp.h): tcpi_rtt, tcpi_snd_cwnd, tcpi_total_retrans (u32), tcpi_bytes_acked (u64);
+#: tcpi_total_rto (u16) and tcpi_total_rto_time (u32, ms), Linux 6.7 on.
+_RTT, _CWND, _RETRANS, _ACKED, _TOTAL_RTO, _RTO_TIME = 68, 80, 100, 120, 240, 244
+_INFO_LEN = 248
 #: Bytes of payload the clamp counts in (seed 000: 1460-byte MSS, IPv4 + TCP without options).
 MSS = 1448
 
@@ -55,12 +57,23 @@ def _namespace_settings(a: argparse.Namespace) -> None:
 
 def _tcp_info(s: socket.socket) -> tuple[float, int, int, int]:
     """(RTT in ms, cwnd in segments, total retransmissions, bytes acked)."""
-    b = s.getsockopt(socket.IPPROTO_TCP, TCP_INFO, 232)
+    b = s.getsockopt(socket.IPPROTO_TCP, TCP_INFO, _INFO_LEN)
     rtt_us, = struct.unpack_from("I", b, _RTT)
     cwnd, = struct.unpack_from("I", b, _CWND)
     retrans, = struct.unpack_from("I", b, _RETRANS)
     acked, = struct.unpack_from("Q", b, _ACKED) if len(b) >= _ACKED + 8 else (0,)
     return rtt_us / 1e3, cwnd, retrans, acked
+
+
+def _rto_info(s: socket.socket) -> tuple[int | None, float | None]:
+    """(retransmission timeouts, seconds spent recovering from them) since the
+    connection opened; None before Linux 6.7 (no tcpi_total_rto)."""
+    b = s.getsockopt(socket.IPPROTO_TCP, TCP_INFO, _INFO_LEN)
+    if len(b) < _INFO_LEN:
+        return None, None
+    rto, = struct.unpack_from("H", b, _TOTAL_RTO)
+    ms, = struct.unpack_from("I", b, _RTO_TIME)
+    return rto, ms / 1e3
 
 
 def recv(a: argparse.Namespace) -> dict:
@@ -130,6 +143,7 @@ def send(a: argparse.Namespace) -> dict:
             except BlockingIOError:
                 pass
     rtt, cwnd, retrans, acked = _tcp_info(s)
+    rtos, rto_s = _rto_info(s)
     s.setblocking(True)
     s.shutdown(socket.SHUT_WR)
     s.settimeout(2.0)
@@ -140,7 +154,8 @@ def send(a: argparse.Namespace) -> dict:
     s.close()
     cc = a.cc
     return {"role": "send", "cc": cc, "bytes_acked": acked, "seconds": a.seconds, "goodput_kbps": acked * 8 / a.seconds / 1e3,
-            "rtt_mean_ms": sum(rtts) / len(rtts) if rtts else float("nan"), "retransmissions": retrans, "last_cwnd": cwnd}
+            "rtt_mean_ms": sum(rtts) / len(rtts) if rtts else float("nan"), "retransmissions": retrans, "last_cwnd": cwnd,
+            "timeouts": rtos, "timeout_recovery_s": rto_s}
 
 
 _PROBE = struct.Struct("!IQ")  # sequence number, CLOCK_MONOTONIC ns at send

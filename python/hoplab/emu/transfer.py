@@ -25,10 +25,16 @@ class TransferError(RuntimeError):
 
 
 def bulk_transfer(scenario_toml: str, src: int, dst: int, seconds: float, *, cc: str = "reno", sack: str | None = None,
-                  clamp: int = 0, realtime: bool = True) -> dict[str, Any]:
+                  clamp: int = 0, realtime: bool = True, recv_timeout: float = 10.0) -> dict[str, Any]:
     """Run ``scenario_toml`` (no `[emulation]` table of its own) with nodes
-    ``src`` and ``dst`` real: ``{"recv": ..., "send": ..., "emu": ...}``, the
-    receiver's and sender's last report lines and the emulator's `emu` row."""
+    ``src`` and ``dst`` real: ``{"recv": ..., "send": ..., "emu": ..., "fifo":
+    ..., "drops": ..., "route_events": ...}``, the receiver's and sender's
+    last report lines, the emulator's `emu` row, why SCHED_FIFO was refused
+    (None: granted or not asked), what the simulated network did: drops per
+    "layer/reason/packet_type" and routing events per "event/cause"
+    (docs/RESULTS.md); and "segments": (TCP segments with data that `src`
+    sent, pure ACKs that `dst` sent), from the ingress log.
+    The receiver gives up after ``recv_timeout`` s without data."""
     # Without `sack`, the namespace keeps the kernel's default (net.ipv4.tcp_sack = 1).
     opt = f" --sack {sack}" if sack else ""
     extra = opt + (f" --clamp {clamp}" if clamp else "")
@@ -38,7 +44,7 @@ nodes = [{src}, {dst}]
 realtime = {str(realtime).lower()}
 [[emulation.commands]]
 node = {dst}
-run = "{_PY} recv --port 5001 --timeout 3{extra}"
+run = "{_PY} recv --port 5001 --timeout {recv_timeout:g}{extra}"
 [[emulation.commands]]
 node = {src}
 run = "{_PY} send {node_addr(dst)} --port 5001 --seconds {seconds} --cc {cc}{opt}"
@@ -51,10 +57,52 @@ start_s = 0.2
         if r.returncode != 0:
             lines = r.stderr.strip().splitlines()
             raise TransferError(lines[-1] if lines else f"hoplab emu exit {r.returncode}")
-        out: dict[str, Any] = {"emu": json.loads((Path(d) / "run" / "emu.json").read_text())["emu"]}
+        run = Path(d) / "run"
+        meta = json.loads((run / "emu.json").read_text())
+        out: dict[str, Any] = {"emu": meta["emu"], "fifo": meta["fifo"],
+                               "drops": _counts(run / "drops.csv", ("layer", "reason", "packet_type"), "count"),
+                               "route_events": _counts(run / "route_events.csv", ("event", "cause"), None),
+                               "segments": _segments(run / "ingress.log", src, dst)}
         for end, node in (("recv", dst), ("send", src)):
-            log = next((Path(d) / "run" / "commands").glob(f"node{node}-*.log")).read_text().strip()
+            log = next((run / "commands").glob(f"node{node}-*.log")).read_text().strip()
             if not log:
                 raise TransferError(f"node {node} ({end}) reported nothing")
             out[end] = json.loads(log.splitlines()[-1])
     return out
+
+
+def _counts(path: Path, keys: tuple[str, ...], count: str | None) -> dict[str, int]:
+    """Rows of a result table summed by `keys` ("a/b"): its `count` column, or
+    one per row; {} when the run wrote no such table (no rows)."""
+    import csv
+
+    out: dict[str, int] = {}
+    if path.exists():
+        with path.open(newline="") as f:
+            for row in csv.DictReader(f):
+                k = "/".join(row[c] for c in keys)
+                out[k] = out.get(k, 0) + (int(row[count]) if count else 1)
+    return out
+
+
+def _segments(log: Path, src: int, dst: int) -> tuple[int, int]:
+    """(TCP segments with payload from `src`, pure ACKs from `dst`) in an
+    ingress log (crates/hoplab-emu log.rs: a 12-byte header, then per packet
+    u32 node, u64 ns, u32 length, little-endian, and the IPv4 bytes)."""
+    import struct
+
+    data = acks = 0
+    with log.open("rb") as f:
+        f.read(12)
+        while len(head := f.read(16)) == 16:
+            node, _, n = struct.unpack("<IQI", head)
+            b = f.read(n)
+            if len(b) < 40 or b[0] >> 4 != 4 or b[9] != 6:  # IPv4 carrying TCP (RFC 791, 793)
+                continue
+            ihl = (b[0] & 0x0F) * 4
+            payload = int.from_bytes(b[2:4], "big") - ihl - (b[ihl + 12] >> 4) * 4
+            if node == src and payload > 0:
+                data += 1
+            elif node == dst and payload == 0 and not b[ihl + 13] & 0x03:  # no SYN, no FIN
+                acks += 1
+    return data, acks

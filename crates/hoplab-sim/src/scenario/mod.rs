@@ -20,7 +20,7 @@ pub mod schema;
 mod validate;
 
 pub use error::ScenarioError;
-pub use model::Scenario;
+pub use model::{EmulationCommand, EmulationConfig, OnLag, Scenario};
 pub use crate::net::routing::RoutingConfig;
 #[cfg(test)]
 pub(crate) use validate::protocol_error;

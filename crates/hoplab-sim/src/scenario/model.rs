@@ -51,6 +51,102 @@ pub struct Scenario {
     /// Link-layer ECN marking (LRED), off by default.
     #[serde(default)]
     pub lred: Lred,
+    /// `[emulation]`: which nodes are real Linux stacks when `hoplab emu`
+    /// runs the scenario, and how it keeps time. The simulation never reads
+    /// it; absent, nothing is written (a scenario without it resolves, keys
+    /// and hashes as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emulation: Option<EmulationConfig>,
+}
+
+/// `[emulation]` (issue 25): read by the real-time driver (crates/hoplab-emu,
+/// through python/hoplab/emu), checked here with the rest of the scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulationConfig {
+    /// The real nodes: each gets a network namespace and a TUN device.
+    pub nodes: Vec<u32>,
+    /// One per real node: "" for a fresh namespace, else the name of an
+    /// existing `ip netns` namespace. Empty: every one fresh.
+    #[serde(default)]
+    pub namespaces: Vec<String>,
+    /// The engine's head start over the clock, added to the first hop.
+    #[serde(default = "default_lookahead_ms")]
+    pub lookahead_ms: f64,
+    #[serde(default)]
+    pub on_lag: OnLag,
+    /// A write (or a wake-up of the loop) this late is an episode of lag.
+    #[serde(default = "default_lag_threshold_ms")]
+    pub lag_threshold_ms: f64,
+    /// Spin this long before each deadline instead of sleeping.
+    #[serde(default = "default_spin_us")]
+    pub spin_us: f64,
+    /// Ask for SCHED_FIFO.
+    #[serde(default)]
+    pub realtime: bool,
+    /// Programs to run in the real nodes' namespaces.
+    #[serde(default)]
+    pub commands: Vec<EmulationCommand>,
+}
+
+impl Default for EmulationConfig {
+    fn default() -> EmulationConfig {
+        EmulationConfig {
+            nodes: Vec::new(),
+            namespaces: Vec::new(),
+            lookahead_ms: default_lookahead_ms(),
+            on_lag: OnLag::default(),
+            lag_threshold_ms: default_lag_threshold_ms(),
+            spin_us: default_spin_us(),
+            realtime: false,
+            commands: Vec::new(),
+        }
+    }
+}
+
+impl EmulationConfig {
+    /// The table as JSON (what the Python side reads).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("an emulation table serialises to JSON")
+    }
+}
+
+/// What the driver does when it falls behind real time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnLag {
+    /// One line per episode, and go on.
+    #[default]
+    Warn,
+    /// End the run at the first write later than the threshold.
+    Abort,
+}
+
+/// `[[emulation.commands]]`: a command line run in a real node's namespace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmulationCommand {
+    pub node: u32,
+    pub run: String,
+    /// When to start it, in seconds of the run.
+    #[serde(default)]
+    pub start_s: f64,
+    /// The run ends when every command that waits has exited.
+    #[serde(default = "default_true")]
+    pub wait: bool,
+}
+
+fn default_lookahead_ms() -> f64 {
+    2.0
+}
+fn default_lag_threshold_ms() -> f64 {
+    5.0
+}
+fn default_spin_us() -> f64 {
+    200.0
+}
+fn default_true() -> bool {
+    true
 }
 
 /// Whose reading of the protocols a scenario asks for (`compat`); the

@@ -34,6 +34,7 @@ impl Scenario {
         for (i, f) in self.flows.iter().enumerate() {
             self.validate_flow(&format!("flows[{i}]"), f, n)?;
         }
+        self.validate_emulation(n)?;
         // Once, after every part is known valid; also for a run without flows
         // (mobility and routing alone can make a run that never ends).
         super::cost::check(self)
@@ -191,6 +192,59 @@ impl Scenario {
         Ok(())
     }
 
+    /// `[emulation]` (the simulation ignores it; `hoplab emu` runs it): real
+    /// nodes of the topology, each once; a namespace name per real node or
+    /// none, each usable by `ip netns` and not shared; commands on real
+    /// nodes, with a command line, starting before the end of the run.
+    fn validate_emulation(&self, n: usize) -> Result<(), ScenarioError> {
+        let Some(e) = &self.emulation else { return Ok(()) };
+        if e.nodes.is_empty() {
+            return err("emulation.nodes", "needs at least one real node, e.g. nodes = [0, 3]");
+        }
+        for (i, &k) in e.nodes.iter().enumerate() {
+            if k as usize >= n {
+                return err("emulation.nodes", format!("node {k} is not in the scenario (nodes 0..{})", n - 1));
+            }
+            if e.nodes[..i].contains(&k) {
+                return err("emulation.nodes", format!("node {k} is listed twice"));
+            }
+        }
+        if !e.namespaces.is_empty() && e.namespaces.len() != e.nodes.len() {
+            return err(
+                "emulation.namespaces",
+                format!("{} name(s) for {} real node(s): give one per node of emulation.nodes, in its order (\"\" for a fresh namespace)", e.namespaces.len(), e.nodes.len()),
+            );
+        }
+        for (i, name) in e.namespaces.iter().enumerate() {
+            if name.is_empty() {
+                continue;
+            }
+            if let Some(why) = netns_name_problem(name) {
+                return err(format!("emulation.namespaces[{i}]"), format!("{name:?} is not a namespace name: {why}"));
+            }
+            if let Some(j) = e.namespaces[..i].iter().position(|m| m == name) {
+                return err(
+                    format!("emulation.namespaces[{i}]"),
+                    format!("{name:?} is node {}'s namespace already: each real node needs its own (its TUN device and route to 10.0.0.0/16)", e.nodes[j]),
+                );
+            }
+        }
+        for (i, c) in e.commands.iter().enumerate() {
+            let p = format!("emulation.commands[{i}]");
+            if !e.nodes.contains(&c.node) {
+                let real = e.nodes.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ");
+                return err(format!("{p}.node"), format!("node {} is not a real node (emulation.nodes = [{real}])", c.node));
+            }
+            if c.run.trim().is_empty() {
+                return err(format!("{p}.run"), "is empty: give the command line to run in the node's namespace");
+            }
+            if c.start_s >= self.duration {
+                return err(format!("{p}.start_s"), format!("{} s is not before the end of the run ({} s)", c.start_s, self.duration));
+            }
+        }
+        Ok(())
+    }
+
     fn validate_lred(&self) -> Result<(), ScenarioError> {
         let l = &self.lred;
         if l.max_th <= l.min_th {
@@ -294,6 +348,22 @@ fn validate_receiver(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
             err(format!("{p}.receiver"), format!("\"{name}\" delays ACKs, but delayed_ack = false asks for an ACK per segment (receiver = \"every\"); drop one of them"))
         }
         _ => Ok(()),
+    }
+}
+
+/// Why `ip netns` would refuse `name` (iproute2 ip/ipnetns.c: the name is a
+/// file in /var/run/netns), or None.
+fn netns_name_problem(name: &str) -> Option<&'static str> {
+    if name == "." || name == ".." {
+        Some("\".\" and \"..\" are directories")
+    } else if name.contains('/') {
+        Some("it is a file name in /var/run/netns, so it cannot hold \"/\"")
+    } else if name.contains('\0') {
+        Some("it cannot hold a NUL character")
+    } else if name.len() > 255 {
+        Some("longer than 255 bytes (NAME_MAX)")
+    } else {
+        None
     }
 }
 

@@ -25,9 +25,10 @@ _ROUTING = option(
 _DURATION = duration_option("Simulated seconds per run [default: 120].")
 _REAL = option(
     "--real", is_flag=True, default=False,
-    help="Real Linux TCP endpoints over the emulated chain (hoplab emu; needs root), beside the simulated "
-         "chain with the Linux receiver and the testbed's Table 1. --duration is then each transfer's "
-         "seconds [default: 10], --replicas the real runs per cell [default: 1].")
+    help="Real Linux TCP endpoints over the emulated chain (hoplab emu; needs root), its relays running "
+         "--routing, beside the simulated chain with the Linux receiver and the testbed's table. --duration "
+         "is then each transfer's seconds [default: 10], --replicas the real runs per cell, interleaved as "
+         "the paper's [default: 3].")
 _READING = reading_option("Read the paper's ns-2 as ns-2.35 (compat = \"ns2\": its MAC and TCP rules; AODV stays "
                           "AODV-UU) or as the standards, or both side by side.")
 
@@ -39,7 +40,7 @@ def _defaults(replicas: int | None, duration: float | None, receiver: str | None
 def run_seed000(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, receiver: str | None,
                 routing: str | None, duration: float | None, reading: str = "ns2", real: bool = False) -> Outcome:
     if real:
-        return _run_real(out=out, progress=progress, replicas=replicas, duration=duration)
+        return _run_real(out=out, progress=progress, replicas=replicas, duration=duration, routing=routing)
     from . import experiment as rp
 
     replicas, duration, receiver = _defaults(replicas, duration, receiver)
@@ -73,13 +74,16 @@ def run_routing(*, out: Path | None, jobs: int, progress: Progress, replicas: in
                                  level_names={"if_range_m": {0: "carrier-sense range"}}))
 
 
-def _run_real(*, out: Path | None, progress: Progress, replicas: int | None, duration: float | None) -> Outcome:
+def _run_real(*, out: Path | None, progress: Progress, replicas: int | None, duration: float | None,
+              routing: str | None) -> Outcome:
     from . import real as rr
 
-    replicas, seconds = replicas or 1, 10.0 if duration is None else duration
-    df = rr.run_real(replicas=replicas, seconds=seconds, progress=progress)
-    note = None if out is None else f"table: {out / 'real.csv'}"
-    return Outcome(rr.report(df, replicas=replicas, seconds=seconds), {"real.csv": df.to_csv(index=False).encode()}, note)
+    replicas, seconds, routing = replicas or 3, 10.0 if duration is None else duration, routing or rr.DEFAULT_ROUTING
+    df, runs = rr.run_real(replicas=replicas, seconds=seconds, progress=progress, routing=routing)
+    note = None if out is None else f"table: {out / 'real.csv'}; per run: {out / 'real-runs.csv'}"
+    return Outcome(rr.report(df, runs, replicas=replicas, seconds=seconds, routing=routing),
+                   {"real.csv": df.to_csv(index=False).encode(), "real-runs.csv": runs.to_csv(index=False).encode()},
+                   note)
 
 
 def _outcome(report: str, summary: Any, name: str, out: Path | None, figure: Any) -> Outcome:

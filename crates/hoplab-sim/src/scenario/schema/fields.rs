@@ -113,6 +113,11 @@ const OLSR_VTIME: Range = Range::closed(
     "RFC 3626 §18.3: Htime/Vtime travel as an 8-bit mantissa/exponent, 1/16 s to ~3968 s",
 );
 const UNIT_FRACTION: Range = Range::closed(0.0, 1.0, "a fraction");
+const EMU_NODE: Range = Range::closed(
+    0.0,
+    (crate::wire::ipv4::MAX_NODES - 1) as f64,
+    "node N is 10.0.0.0/16 + N + 1 (wire/ipv4.rs): the /16 holds nodes 0 to 65533",
+);
 const MAX_SEGMENTS: f64 = (crate::tcp::MAX_WINDOW_BYTES / MIN_MSS as u64) as f64;
 /// RFC 791: every host accepts a 68-byte datagram; 40 bytes are IP and TCP headers.
 pub const MIN_MSS: u32 = 28;
@@ -357,6 +362,18 @@ pub const FIELDS: &[Field] = &[
     n("lred.max_th", "float", "retries/packet", Range::above(0.0, 255.0, "above min_th, at most dot11 retry limits (255)"), "our choice (net/lred.rs)", "average retries where marking reaches max_p"),
     n("lred.max_p", "float", "", Range::above(0.0, 1.0, "a probability"), "ns-2 RED linterm_ 10", "largest marking probability"),
     n("lred.weight", "float", "", Range::above(0.0, 1.0, "an EWMA weight"), "our choice (net/lred.rs)", "EWMA weight of each packet"),
+    // --- emulation (`hoplab emu`; the simulation ignores it) ---
+    d(n("emulation.nodes[]", "integer", "node", EMU_NODE, "issue 25", "real nodes, each once: a network namespace with a TUN device each, where real Linux stacks run"), "required"),
+    d(o("emulation.namespaces[]", "string", "our choice (issue 25)", "one per real node, in the order of nodes: \"\" for a fresh namespace (removed with the run), or the name of an existing `ip netns` namespace (entered, never removed), each node its own"), "[] (all fresh)"),
+    n("emulation.lookahead_ms", "float", "ms", Range::closed(0.1, 1000.0, "0.1 ms: the engine is advanced every half look-ahead but at most every 50 us (crates/hoplab-emu driver.rs), so below it a delivery could be computed after it is due; 1 s: it is added to every real packet's first hop, and 1 s is TCP's initial RTO (RFC 6298)"), "our choice (crates/hoplab-emu driver.rs)", "the engine's head start over the clock: a packet read from a TUN device enters the simulation this long after it was read"),
+    o("emulation.on_lag", "\"warn\" | \"abort\"", "our choice (issue 25)", "falling behind real time by more than lag_threshold_ms: one line per episode and go on, or end the run with one line (exit 2)"),
+    n("emulation.lag_threshold_ms", "float", "ms", Range::closed(0.01, 60_000.0, "10 us: writes land tens of us late even when the loop keeps up, so a lower threshold would count nearly every write; 1 min: a longer lag is an outage, not lateness"), "our choice (crates/hoplab-emu lateness.rs)", "a write, or a wake-up of the loop, later than this starts an episode of lag"),
+    n("emulation.spin_us", "float", "us", Range::closed(0.0, 10_000.0, "0 sleeps to each deadline; 10 ms: beyond a scheduler time slice (~4 ms), a longer spin only burns a core"), "our choice (issue 25: timer wake-ups are late by ~27 us at the median, ~1 ms at the 99th percentile on a loaded machine)", "wake this long before each deadline and spin to it"),
+    o("emulation.realtime", "bool", "sched(7) SCHED_FIFO", "ask for real-time priority for the loop (a warning, not an error, when refused)"),
+    d(n("emulation.commands[].node", "integer", "node", EMU_NODE, "our choice", "the real node (one of emulation.nodes) in whose namespace the command runs"), "required"),
+    d(o("emulation.commands[].run", "string", "our choice", "the command line, split as a shell splits words but run without one; {python} stands for hoplab's Python"), "required"),
+    d(n("emulation.commands[].start_s", "float", S, RUN_TIME, "our choice", "start it this long after the run starts (before the end of the run)"), "0"),
+    d(o("emulation.commands[].wait", "bool", "our choice", "the run ends once every command that waits has exited, or at duration_s"), "true"),
 ];
 
 /// The field at a pattern path (`flows[].tcp.mss_bytes` is looked up as

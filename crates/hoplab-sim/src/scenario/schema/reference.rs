@@ -82,6 +82,7 @@ fn default_tree() -> Value {
     t.insert("output".into(), tree(&Output::default()));
     t.insert("lred".into(), tree(&Lred::default()));
     t.insert("trace".into(), tree(&crate::trace::config::TraceConfig::default()));
+    t.insert("emulation".into(), tree(&crate::scenario::model::EmulationConfig::default()));
     let mut routing = toml::Table::new();
     routing.insert("protocol".into(), Value::String("static".into()));
     t.insert("routing".into(), Value::Table(routing));

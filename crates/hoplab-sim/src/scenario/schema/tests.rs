@@ -50,7 +50,8 @@ fn the_table_lists_exactly_the_fields_the_structs_have() {
          [[flows]]\nkind = \"www\"\nsrc = 0\ndst = 2\ndownloads = 3\nthink_shape = 1.5\nthink_scale_s = 1.0\nsize_median_bytes = 7145.0\nsize_sigma = 1.0\n\
          [[mobility.legs]]\nnode = 1\nat_s = 1.0\nto = [1.0, 2.0]\nspeed_mps = 1.0\n[routing]\nprotocol = \"aodv\"\npreset = \"aodv-uu\"\n\
          [radio]\ntx_range_m = 250.0\ncs_range_m = 550.0\ninterference_range_m = 550.0\n\
-         [trace]\nformats = [\"csv\"]\nnodes = [1]\nlayers = [\"MAC\"]\npacket_types = [\"tcp\"]\nevents = [\"send\"]\nend_s = 5.0\n"
+         [trace]\nformats = [\"csv\"]\nnodes = [1]\nlayers = [\"MAC\"]\npacket_types = [\"tcp\"]\nevents = [\"send\"]\nend_s = 5.0\n\
+         [emulation]\nnodes = [0, 2]\nnamespaces = [\"\", \"lab2\"]\n[[emulation.commands]]\nnode = 2\nrun = \"sleep 1\"\n"
     );
     let sc = parse(&full).unwrap();
     leaves(&resolved(&sc).unwrap(), String::new(), &mut seen);
@@ -146,3 +147,51 @@ fn the_resolved_scenario_reparses_to_itself() {
     assert_eq!(resolved_toml(&parse(&once).unwrap()).unwrap(), once);
 }
 
+
+/// `[emulation]`: each problem refused with the field named; a good table
+/// accepted with its defaults; no table, nothing written.
+#[test]
+fn emulation_checks_name_the_field() {
+    let base = BASE.replace("nodes = 3", "nodes = 5");
+    let cases = [
+        ("nodes = []", "emulation.nodes", "needs at least one real node"),
+        ("nodes = [0, 9]", "emulation.nodes", "node 9 is not in the scenario (nodes 0..4)"),
+        ("nodes = [0, 70000]", "emulation.nodes[1]", "is outside [0, 65533]"),
+        ("nodes = [1, 3, 1]", "emulation.nodes", "node 1 is listed twice"),
+        ("nodes = [0, 4]\nnamespaces = [\"lab\"]", "emulation.namespaces", "1 name(s) for 2 real node(s)"),
+        ("nodes = [0, 4]\nnamespaces = [\"\", \"a/b\"]", "emulation.namespaces[1]", "\"a/b\" is not a namespace name"),
+        ("nodes = [0, 4]\nnamespaces = [\"..\", \"\"]", "emulation.namespaces[0]", "is not a namespace name"),
+        ("nodes = [0, 4]\nnamespaces = [\"lab\", \"lab\"]", "emulation.namespaces[1]", "\"lab\" is node 0's namespace already"),
+        ("nodes = [0, 4]\nlookahead_ms = 0.0", "emulation.lookahead_ms", "is outside [0.1, 1000] ms"),
+        ("nodes = [0, 4]\nlag_threshold_ms = 1e9", "emulation.lag_threshold_ms", "is outside"),
+        ("nodes = [0, 4]\nspin_us = -1.0", "emulation.spin_us", "is outside [0, 10000] us"),
+        ("nodes = [0, 4]\non_lag = \"panic\"", "emulation.on_lag", "unknown variant `panic`"),
+        ("nodes = [0, 4]\nrealtime = 1", "emulation.realtime", "true or false"),
+        ("nodes = [0, 4]\nbogus = 1", "emulation", "unknown field `bogus`"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 2\nrun = \"x\"", "emulation.commands[0].node", "node 2 is not a real node (emulation.nodes = [0, 4])"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0", "emulation.commands[0]", "missing field `run`"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"  \"", "emulation.commands[0].run", "is empty"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"x\"\nstart_s = 10.0", "emulation.commands[0].start_s", "not before the end of the run (10 s)"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"x\"\nstart_s = -1.0", "emulation.commands[0].start_s", "is outside"),
+    ];
+    for (table, field, text) in cases {
+        let e = parse(&format!("{base}[emulation]\n{table}\n")).unwrap_err();
+        assert!(e.field == field || (field == "emulation" && e.field.starts_with("emulation")), "{table}: {e}");
+        assert!(e.message.contains(text), "{table}: {e}");
+    }
+    let good = parse(&format!("{base}[emulation]\nnodes = [4, 0]\nnamespaces = [\"lab4\", \"\"]\n[[emulation.commands]]\nnode = 4\nrun = \"sleep 1\"\nstart_s = 0.5\n")).unwrap();
+    let e = good.emulation.as_ref().unwrap();
+    assert_eq!((e.nodes.clone(), e.lookahead_ms, e.on_lag, e.lag_threshold_ms, e.spin_us, e.realtime), (vec![4, 0], 2.0, crate::scenario::OnLag::Warn, 5.0, 200.0, false));
+    assert!(e.commands[0].wait && e.commands[0].start_s == 0.5);
+    let text = resolved_toml(&good).unwrap();
+    assert!(text.contains("[emulation]") && text.contains("lookahead_ms = 2.0") && text.contains("[[emulation.commands]]"), "{text}");
+    assert_eq!(resolved_toml(&parse(&text).unwrap()).unwrap(), text);
+    // Without the table, nothing of it is written: resolved scenarios (the
+    // lab's run keys) are what they were.
+    let plain = resolved_toml(&parse(&base).unwrap()).unwrap();
+    assert!(!plain.contains("emulation"), "{plain}");
+    // The simulation ignores it: the same run, event for event.
+    let with = format!("{base}[emulation]\nnodes = [0, 4]\n");
+    let (a, b) = (crate::run(&parse(&base).unwrap(), 1), crate::run(&parse(&with).unwrap(), 1));
+    assert_eq!((a.info.events, a.info.event_hash), (b.info.events, b.info.event_hash));
+}
