@@ -112,6 +112,24 @@ def test_run_refuses_an_emulation_file(tmp_path: Path) -> None:
     assert r.stdout == ""
 
 
+def test_the_python_api_refuses_an_emulation_scenario_too() -> None:
+    import hoplab
+
+    with pytest.raises(hoplab.ScenarioError, match=r"^emulation: .*hoplab emu"):
+        hoplab.run(GOOD)
+
+
+def test_seed000_real_refuses_the_simulation_only_options() -> None:
+    from click.testing import CliRunner
+
+    from hoplab.cli import cli
+
+    for opt in (["--receiver", "linux"], ["--reading", "standard"]):
+        r = CliRunner().invoke(cli, ["reproduce", "seed000", "--real", *opt])
+        assert r.exit_code == 2, (opt, r.output)
+        assert r.stderr.count("\n") == 1 and f"{opt[0]} does not apply to --real" in r.stderr, r.stderr
+
+
 def test_config_lists_the_emulation_fields() -> None:
     from click.testing import CliRunner
 

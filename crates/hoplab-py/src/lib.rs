@@ -130,6 +130,11 @@ fn run_json<'py>(py: Python<'py>, text: &str, seed: Option<u64>, progress: Optio
 fn run<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<u64>, progress: Option<Py<PyAny>>, trace_dir: Option<PathBuf>)
     -> PyResult<(Bound<'py, PyDict>, Vec<String>)> {
     let (scenario, warnings) = parse(text, fmt)?;
+    if scenario.emulation.is_some() {
+        // Simulated alone its real nodes would send nothing: refused, not run
+        // quietly (hoplab.run, the lab, `hoplab run`; `hoplab emu` runs it).
+        return Err(ScenarioError::new_err("emulation: this scenario has real nodes; run it with `hoplab emu` (a plain run would simulate it without their traffic)"));
+    }
     Ok((run_scenario(py, scenario, seed, progress, trace_dir)?, warnings))
 }
 

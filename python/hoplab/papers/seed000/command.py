@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .._framework import (Outcome, Paper, Progress, duration_option, option, reading_option, readings,
+from .._framework import (Failure, Outcome, Paper, Progress, duration_option, option, reading_option, readings,
                           replicas_option, sweep_figure)
 
 _REPLICAS = replicas_option("Replicas per configuration (seeds 1..R) [default: 5, as in the paper].")
@@ -40,6 +40,11 @@ def _defaults(replicas: int | None, duration: float | None, receiver: str | None
 def run_seed000(*, out: Path | None, jobs: int, progress: Progress, replicas: int | None, receiver: str | None,
                 routing: str | None, duration: float | None, reading: str = "ns2", real: bool = False) -> Outcome:
     if real:
+        # The real endpoints are this machine's kernel: no receiver model and
+        # no ns-2 reading apply to them (the simulated column uses Linux's).
+        if receiver is not None or reading != "ns2":
+            given = "--receiver" if receiver is not None else "--reading"
+            raise Failure(f"{given} does not apply to --real (the real endpoints are Linux's own stack)")
         return _run_real(out=out, progress=progress, replicas=replicas, duration=duration, routing=routing)
     from . import experiment as rp
 
