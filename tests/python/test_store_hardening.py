@@ -139,6 +139,22 @@ def test_claims_lease_and_owner(tmp_path):
         assert st.db.execute("SELECT key FROM claims").fetchall() == [("b" * 64,)]
 
 
+@pytest.mark.parametrize("cut", ["claims", "store"])
+def test_claims_are_released_after_a_transaction_cut_short(tmp_path, cut):
+    """A Ctrl-C between a BEGIN and its `with` (in a take(), or in the store's
+    record()) leaves a transaction open; the claims still go on close."""
+    from hoplab.lab.claims import TAKEN, Claims
+
+    with lab.Store(tmp_path / "s") as st:
+        c = Claims(st, lease_s=30)
+        assert c.take("a" * 64) == TAKEN and c.take("b" * 64) == TAKEN
+        (c.db if cut == "claims" else st.db).execute("BEGIN IMMEDIATE")
+        t0 = time.monotonic()
+        c.close()
+        assert time.monotonic() - t0 < 5  # not the lock's 60 s timeout
+        assert st.db.execute("SELECT count(*) FROM claims").fetchone()[0] == 0
+
+
 def _dead_pid() -> int:
     p = subprocess.Popen(["true"])
     p.wait()

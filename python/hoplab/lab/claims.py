@@ -97,9 +97,17 @@ class Claims:
                 pass  # e.g. a full disk: the lease may lapse, and another process redo a run (no harm)
 
     def release(self) -> None:
-        with self._lock, self._tx() as db:
-            db.execute("DELETE FROM claims WHERE host = ? AND pid = ? AND started = ?",
-                       (self.me.host, self.me.pid, self.me.started))
+        with self._lock:
+            # A Ctrl-C that lands between a BEGIN and the `with` that would end
+            # it leaves that transaction open (a take() here, a record() on the
+            # store's own connection): the store's lock is then held, and this
+            # DELETE failed after the lock timeout, leaving the claims behind.
+            for db in (self.db, self.store.db):
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+            with self._tx() as db:
+                db.execute("DELETE FROM claims WHERE host = ? AND pid = ? AND started = ?",
+                           (self.me.host, self.me.pid, self.me.started))
 
     def close(self) -> None:
         self._stop.set()
