@@ -47,6 +47,24 @@ dst = 2
 """
 
 
+# A 4-hop chain with RTS/CTS and one FTP flow, 6 s (about 5,000 trace rows):
+# the trace, stream and pcap tests' scenario.
+TRACE_CHAIN = """\
+name = "tchain"
+duration_s = 6.0
+[topology]
+kind = "chain"
+nodes = 5
+spacing_m = 200.0
+[mac]
+rts_threshold_bytes = 100
+[[flows]]
+kind = "ftp"
+src = 0
+dst = 4
+"""
+
+
 @pytest.fixture
 def small_toml() -> str:
     return SMALL_TOML

@@ -16,28 +16,12 @@ from click.testing import CliRunner
 import hoplab
 from hoplab.cli import cli
 
-CHAIN = """\
-name = "pchain"
-duration_s = 6.0
-[topology]
-kind = "chain"
-nodes = 5
-spacing_m = 200.0
-[mac]
-rts_threshold_bytes = 100
-[[flows]]
-kind = "ftp"
-src = 0
-dst = 4
-[trace]
-formats = {formats}
-pcap = "{mode}"
-"""
+from .conftest import TRACE_CHAIN
 
 
 def _run(tmp_path, mode, formats='["pcap"]'):
     sc = tmp_path / "s.toml"
-    sc.write_text(CHAIN.format(mode=mode, formats=formats))
+    sc.write_text(TRACE_CHAIN + f'[trace]\nformats = {formats}\npcap = "{mode}"\n')
     out = tmp_path / "out"
     r = CliRunner().invoke(cli, ["run", str(sc), "--out", str(out)])
     assert r.exit_code == 0, r.output

@@ -19,23 +19,7 @@ from hoplab._csv import csv_text
 from hoplab._schema import SCHEMA
 from hoplab.cli import cli
 
-from .conftest import run_module
-
-# A 4-hop chain, 6 s: about 5,000 trace rows.
-CHAIN = """\
-name = "tchain"
-duration_s = 6.0
-[topology]
-kind = "chain"
-nodes = 5
-spacing_m = 200.0
-[mac]
-rts_threshold_bytes = 100
-[[flows]]
-kind = "ftp"
-src = 0
-dst = 4
-"""
+from .conftest import TRACE_CHAIN as CHAIN, run_module
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
