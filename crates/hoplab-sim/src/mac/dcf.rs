@@ -243,7 +243,8 @@ impl Dcf {
         }
     }
 
-    /// Timer deadlines, indexed by `MacTimer as usize`.
+    /// Timer deadlines, indexed by `MacTimer as usize` (the MAC tests' view).
+    #[cfg(test)]
     pub fn timers(&self) -> [Option<SimTime>; MAC_TIMERS] {
         self.timers.map(|t| (t != SimTime::MAX).then_some(t))
     }
