@@ -511,3 +511,13 @@ def test_a_hoplab_capture_keeps_the_runs_flow_numbers(tmp_path, chain_run):
     f = analyze(q)
     assert list(f.flows.flow) == [3] and set(f.timeseries.flow) == {3} and set(f.throughput.flow) == {3}
     assert analyze(LINUX).flows.flow.tolist() == [0]  # not hoplab's addresses: numbered in order
+
+
+def test_node_ids_follow_the_engines_address_plan():
+    from hoplab.capture.metrics import node_ids
+
+    # Inside the engine's plan (10.0.0.0/16 + node + 1): the node ids themselves.
+    assert node_ids(["10.0.0.5", "10.0.0.1"]) == {"10.0.0.5": 4, "10.0.0.1": 0}
+    # One address outside it (another /16, or the network address): numbered by appearance.
+    assert node_ids(["10.0.0.5", "10.1.0.1"]) == {"10.0.0.5": 0, "10.1.0.1": 1}
+    assert node_ids(["10.0.0.0", "10.0.0.2"]) == {"10.0.0.0": 0, "10.0.0.2": 1}

@@ -169,3 +169,11 @@ pub fn node_ipv4(node: u32) -> PyResult<String> {
     let [a, b, c, d] = hoplab_sim::ipv4::node_addr(node);
     Ok(format!("{a}.{b}.{c}.{d}"))
 }
+
+/// The node whose address `addr` (dotted IPv4) is in the plan above; None
+/// for any other address, or text that is not one.
+#[pyfunction]
+pub fn ipv4_node(addr: &str) -> Option<u32> {
+    let ip: std::net::Ipv4Addr = addr.parse().ok()?;
+    hoplab_sim::ipv4::addr_node(ip.octets())
+}

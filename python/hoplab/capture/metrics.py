@@ -41,7 +41,6 @@ the wire); extra columns `rtt_ms` (this ACK's sample, else NaN),
 
 from __future__ import annotations
 
-import ipaddress
 import math
 from typing import Any
 
@@ -55,16 +54,18 @@ UNOBSERVED = ("timeouts", "fast_retransmits", "stream_errors", "route_changes", 
               "adtcp_congestion", "adtcp_channel_error", "adtcp_route_change", "adtcp_disconnection")
 _NAN_FLOATS = ("rto_time_s", "no_route_s", "longest_gap_s", "standby_s", "delay_mean_ms", "delay_std_ms",
                "jitter_ms")
-_HOPLAB_NET = ipaddress.ip_network("10.0.0.0/8")  # node N: 10.0.0.0 + N + 1 (trace/pcap wire addresses)
 
 
 def node_ids(addresses: list[str]) -> dict[str, int]:
     """Node ids of the capture's hosts: hoplab's own addressing when every
-    address is in it (node N is 10.0.0.0 + N + 1), else hosts numbered
-    0, 1, ... in order of first appearance."""
-    ips = [ipaddress.ip_address(a) for a in addresses]
-    if ips and all(ip in _HOPLAB_NET and int(ip) - int(_HOPLAB_NET[0]) >= 1 for ip in ips):
-        return {a: int(ip) - int(_HOPLAB_NET[0]) - 1 for a, ip in zip(addresses, ips)}
+    address is in its plan (the engine's, `_core.ipv4_node`: node N is
+    10.0.0.0/16 + N + 1), else hosts numbered 0, 1, ... in order of first
+    appearance."""
+    from .. import _core
+
+    ids = [_core.ipv4_node(a) for a in addresses]
+    if ids and all(i is not None for i in ids):
+        return dict(zip(addresses, ids))
     return {a: i for i, a in enumerate(addresses)}
 
 
@@ -107,8 +108,9 @@ def _hoplab_flows(data: list[tuple[Connection, Direction]], ids: dict[str, int],
     """The run's flow numbers of a hoplab capture: flow f uses port 50000 + f at both
     ends (trace/pcap's wire/bytes/address.rs); None unless every direction says so,
     once each, on hoplab's addresses."""
-    if not hosts or any(ids[h] != n for h, n in node_ids(hosts).items()) or not all(
-            ipaddress.ip_address(h) in _HOPLAB_NET for h in hosts):
+    from .. import _core
+
+    if not hosts or any(_core.ipv4_node(h) != ids[h] for h in hosts):
         return None
     flows = [d.sport - 50000 for _, d in data]
     if any(d.sport != d.dport or not 0 <= d.sport - 50000 < 4096 for _, d in data) or len(set(flows)) != len(flows):
