@@ -28,21 +28,6 @@ fn mask<T: Copy>(names: &[String], all: &[&str], of: impl Fn(usize) -> T, bit: i
     names.iter().filter_map(|n| all.iter().position(|a| a == n)).fold(0, |m, i| m | 1 << bit(of(i)))
 }
 
-fn ptype_of(i: usize) -> PacketType {
-    [PacketType::Tcp, PacketType::Ack, PacketType::Cbr, PacketType::Routing, PacketType::Arp, PacketType::Mac][i]
-}
-
-fn ptype_bit(p: PacketType) -> u8 {
-    match p {
-        PacketType::Tcp => 0,
-        PacketType::Ack => 1,
-        PacketType::Cbr => 2,
-        PacketType::Routing => 3,
-        PacketType::Arp => 4,
-        PacketType::Mac => 5,
-    }
-}
-
 impl Filter {
     /// The filter of a validated `[trace]` table for a run of `n` nodes ending at `end`.
     pub fn new(c: &TraceConfig, n: usize, end: SimTime) -> Filter {
@@ -59,7 +44,7 @@ impl Filter {
             nodes,
             layers: mask(&c.layers, LAYERS, |i| Layer::ALL[i], |l| l as u8),
             events: mask(&c.events, EVENTS, |i| What::ALL[i], |w| w as u8),
-            ptypes: mask(&c.packet_types, PACKET_TYPES, ptype_of, ptype_bit),
+            ptypes: mask(&c.packet_types, PACKET_TYPES, |i| PacketType::ALL[i], |p| p as u8),
             start: SimTime::from_secs_f64(c.start_s),
             end: c.end_s.map_or(end, SimTime::from_secs_f64).min(end),
         }
@@ -75,7 +60,7 @@ impl Filter {
     /// Every test passes: layer, event and packet type (call after `in_scope`).
     #[inline]
     pub fn keeps(&self, ev: &TraceEvent<'_>) -> bool {
-        self.layers & 1 << ev.layer as u8 != 0 && self.events & 1 << ev.what as u8 != 0 && self.ptypes & 1 << ptype_bit(ev.ptype) != 0
+        self.layers & 1 << ev.layer as u8 != 0 && self.events & 1 << ev.what as u8 != 0 && self.ptypes & 1 << ev.ptype as u8 != 0
     }
 }
 
@@ -163,8 +148,8 @@ mod tests {
         }
         for (i, name) in PACKET_TYPES.iter().enumerate() {
             let f = config(|c| c.packet_types = vec![name.to_string()]);
-            assert_eq!(ptype_of(i).name(), *name);
-            let kept: Vec<usize> = (0..6).filter(|&j| f.keeps(&ev(0, 1.0, Layer::Mac, What::Send, ptype_of(j)))).collect();
+            assert_eq!(PacketType::ALL[i].name(), *name);
+            let kept: Vec<usize> = (0..6).filter(|&j| f.keeps(&ev(0, 1.0, Layer::Mac, What::Send, PacketType::ALL[j]))).collect();
             assert_eq!(kept, vec![i], "{name}");
         }
     }

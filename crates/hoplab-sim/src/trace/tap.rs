@@ -20,9 +20,10 @@ pub enum Selection {
 }
 
 impl Selection {
-    pub fn wants(self, ev: &TraceEvent<'_>) -> bool {
+    /// Whether this sink takes `ev`, which the `[trace]` filter `kept` or not.
+    pub fn wants(self, ev: &TraceEvent<'_>, kept: bool) -> bool {
         match self {
-            Selection::Filtered => true,
+            Selection::Filtered => kept,
             Selection::Anim => (ev.layer == Layer::Mac && ev.what == What::Send) || ev.what == What::Drop,
         }
     }
@@ -93,11 +94,7 @@ impl Tap {
         }
         let mut failed = None;
         for (i, f) in self.files.iter_mut().enumerate() {
-            let wanted = match f.selection {
-                Selection::Filtered => kept,
-                s => s.wants(ev),
-            };
-            if wanted {
+            if f.selection.wants(ev, kept) {
                 f.events += 1;
                 if let Err(e) = f.sink.event(ev) {
                     failed = Some((i, e));

@@ -64,6 +64,9 @@ pub enum PacketType {
 }
 
 impl PacketType {
+    /// Every type, in declaration order (`t as u8` is its index).
+    pub const ALL: [PacketType; 6] = [PacketType::Tcp, PacketType::Ack, PacketType::Cbr, PacketType::Routing, PacketType::Arp, PacketType::Mac];
+
     pub fn name(self) -> &'static str {
         match self {
             PacketType::Tcp => "tcp",
