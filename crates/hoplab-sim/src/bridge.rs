@@ -132,9 +132,16 @@ impl Emulation {
         self.world.stream_trace(dir)
     }
 
-    /// Flush the trace files: the first write error, if any.
+    /// Flush the trace files: the first write error, if any. A session that
+    /// ran to the scenario's end gets the END drops of a simulated run
+    /// (`World::end_trace`); one stopped earlier ends its trace where it
+    /// stopped, as a cancelled run does.
     pub fn finish_trace(&mut self) -> Result<(), crate::world::RunError> {
-        self.world.finish_trace()
+        if self.horizon > self.world.end() {
+            self.world.end_trace()
+        } else {
+            self.world.finish_trace()
+        }
     }
 
     /// The packets delivered so far, in time order.

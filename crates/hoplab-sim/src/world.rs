@@ -244,6 +244,12 @@ impl World {
             }
             self.dispatch(t, node, ev);
         }
+        self.end_trace()
+    }
+
+    /// The run reached its end: the trace's END drops at the stop time, then
+    /// the files flushed (the first write error of the run, if any).
+    pub fn end_trace(&mut self) -> Result<(), RunError> {
         self.now = self.end;
         self.trace_end_drops();
         self.finish_trace()

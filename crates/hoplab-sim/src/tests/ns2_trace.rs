@@ -108,3 +108,24 @@ fn packets_still_queued_at_the_end_are_traced_as_end_drops() {
     assert!(end.iter().all(|l| l.1 == "20.000000000" && l.3 == "IFQ"), "{:?}", end.first());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_emulation_run_to_its_end_traces_the_end_drops_too() {
+    // Stepped to the end without real packets, an emulation is the batch
+    // run event for event; its trace must be the batch run's file, END drops
+    // included (they were missing: only the batch loop wrote them).
+    let sc = chain("formats = [\"ns2\"]\nns2_format = \"old\"\n[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 4\nrate_kbps = 4000.0");
+    let (batch, stepped) = (temp_dir("end-batch"), temp_dir("end-stepped"));
+    run_traced(&sc, 3, &mut RunControl::default(), Some(&batch)).unwrap();
+    let mut e = crate::bridge::Emulation::new(&sc, 3, &[]);
+    e.stream_trace(&stepped).unwrap();
+    e.run_until(e.end_ns() / 2);
+    e.run_until(e.end_ns() + 1);
+    e.finish_trace().unwrap();
+    let (a, b) = (std::fs::read_to_string(batch.join("trace.tr")).unwrap(), std::fs::read_to_string(stepped.join("trace.tr")).unwrap());
+    assert!(b.lines().any(|l| l.starts_with("D ") && l.contains(" END ")), "no END drop in the emulation's trace");
+    assert_eq!(a, b);
+    for d in [batch, stepped] {
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
