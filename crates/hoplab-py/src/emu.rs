@@ -170,6 +170,13 @@ pub fn node_ipv4(node: u32) -> PyResult<String> {
     Ok(format!("{a}.{b}.{c}.{d}"))
 }
 
+/// The flow whose port (both ends) is `port` in hoplab's captures
+/// (hoplab_sim::ipv4::port_flow: 50000 + flow); None for any other port.
+#[pyfunction]
+pub fn port_flow(port: u16) -> Option<u32> {
+    hoplab_sim::ipv4::port_flow(port)
+}
+
 /// The node whose address `addr` (dotted IPv4) is in the plan above; None
 /// for any other address, or text that is not one.
 #[pyfunction]

@@ -278,5 +278,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(emu::emulation_table, m)?)?;
     m.add_function(wrap_pyfunction!(emu::node_ipv4, m)?)?;
     m.add_function(wrap_pyfunction!(emu::ipv4_node, m)?)?;
+    m.add_function(wrap_pyfunction!(emu::port_flow, m)?)?;
     Ok(())
 }

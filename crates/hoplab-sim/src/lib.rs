@@ -60,6 +60,8 @@ pub mod cost {
 /// reads (node N is 10.0.0.0/16 + N + 1).
 pub mod ipv4 {
     pub use crate::wire::ipv4::{addr_node, header_checksum, node_addr, parse, IpClass, Parsed, Reject, MAX_NODES, PREFIX_LEN};
+    /// The TCP/UDP port plan of hoplab's packets on the wire (pcap).
+    pub use crate::wire::bytes::address::{port, port_flow};
 }
 
 /// The scenario field table's generated reference (`hoplab config`,

@@ -105,15 +105,15 @@ def tables(conns: list[Connection], t0_ns: int, t_end_ns: int) -> tuple[list[dic
 
 
 def _hoplab_flows(data: list[tuple[Connection, Direction]], ids: dict[str, int], hosts: list[str]) -> list[int] | None:
-    """The run's flow numbers of a hoplab capture: flow f uses port 50000 + f at both
-    ends (trace/pcap's wire/bytes/address.rs); None unless every direction says so,
-    once each, on hoplab's addresses."""
+    """The run's flow numbers of a hoplab capture: each flow has one port at both ends
+    (the engine's plan, `_core.port_flow`); None unless every direction says so, once
+    each, on hoplab's addresses."""
     from .. import _core
 
     if not hosts or any(_core.ipv4_node(h) != ids[h] for h in hosts):
         return None
-    flows = [d.sport - 50000 for _, d in data]
-    if any(d.sport != d.dport or not 0 <= d.sport - 50000 < 4096 for _, d in data) or len(set(flows)) != len(flows):
+    flows = [_core.port_flow(d.sport) if d.sport == d.dport else None for _, d in data]
+    if None in flows or len(set(flows)) != len(flows):
         return None
     return flows
 

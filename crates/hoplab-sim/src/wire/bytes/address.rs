@@ -31,5 +31,14 @@ pub const BSSID: [u8; 6] = [0x02, 0, 0, 0xff, 0, 0];
 /// dynamic range (RFC 6335 §6) and Wireshark 4.0 binds no dissector there,
 /// so payloads show as data, never as some protocol they are not.
 pub fn port(flow: u32) -> u16 {
-    50000 + (flow % 4096) as u16
+    FIRST_PORT + (flow % PORTS as u32) as u16
+}
+
+const FIRST_PORT: u16 = 50000;
+const PORTS: u16 = 4096;
+
+/// The flow index that `port` gives `p`, if `p` is one of its ports (the
+/// capture reader's way back to the run's flow numbers).
+pub fn port_flow(p: u16) -> Option<u32> {
+    p.checked_sub(FIRST_PORT).filter(|&f| f < PORTS).map(u32::from)
 }

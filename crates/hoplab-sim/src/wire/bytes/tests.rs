@@ -126,6 +126,7 @@ fn addresses_and_ports() {
     assert_eq!(address::ip(BROADCAST), [255; 4]);
     assert_eq!(address::mac(0x0102), [2, 0, 0, 0, 1, 2]);
     assert_eq!(address::port(3), 50003);
+    assert_eq!((address::port_flow(50003), address::port_flow(49999), address::port_flow(54096)), (Some(3), None, None));
 }
 
 #[test]
