@@ -260,6 +260,14 @@ class Result:
         return len(next(iter(cols.values()), ()))
 
     # ------------------------------------------------------------------ files
+    def _extra_entries(self, format: str) -> list[manifest.Entry]:
+        """Files a kind of result saves beside the run's tables (a capture's throughput)."""
+        return []
+
+    def _extra_names(self, format: str) -> frozenset[str]:
+        """The names of `_extra_entries`, so that an older save's copy is replaced too."""
+        return frozenset()
+
     def save(self, directory: str | Path, format: str = "csv") -> Path:
         """Write the tables, info.json and the scenario into ``directory``, as one unit.
 
@@ -305,11 +313,13 @@ class Result:
             else:
                 write = (lambda p, df=getattr(self, t): df.to_parquet(p, index=False))
             entries.append(manifest.Entry(f"{t}.{format}", write, rows))
+        entries += self._extra_entries(format)
         info = _with_hex_hash(dict(self.info))  # an info dict set by hand may hold the engine's integer
         entries.append(manifest.Entry("info.json", text(json.dumps(info, indent=2, sort_keys=True) + "\n")))
         if self.scenario_text is not None:
             entries.append(manifest.Entry("scenario.toml", text(self.scenario_toml())))
-        saved = manifest.save_dir(directory, entries + in_place, table_format=format, result_names=RESULT_NAMES)
+        saved = manifest.save_dir(directory, entries + in_place, table_format=format,
+                                  result_names=RESULT_NAMES | self._extra_names(format))
         self._streamed = {name: (saved / name, n) for name, (_, n) in self._streamed.items()}
         return saved
 

@@ -10,6 +10,8 @@ corrupt or cut files, which must give one line naming the byte offset.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 import shutil
@@ -388,6 +390,10 @@ def test_cli_writes_a_result_directory(tmp_path, linux):
     assert "7,642.2" in repr(back) and "<table" in back._repr_html_()
     tp = (out / "throughput.csv").read_text().splitlines()
     assert tp[0] == "flow,start_s,end_s,bytes,throughput_kbps" and len(tp) == 1 + 4  # 1.57 s in 0.5 s steps
+    # Part of the saved unit: listed, with its checksum, in the manifest.
+    listed = json.loads((out / "MANIFEST.json").read_text())["files"]
+    assert listed["throughput.csv"]["rows"] == 4
+    assert listed["throughput.csv"]["sha256"] == hashlib.sha256((out / "throughput.csv").read_bytes()).hexdigest()
 
 
 def test_cli_parquet(tmp_path):
@@ -395,6 +401,7 @@ def test_cli_parquet(tmp_path):
     r = CliRunner().invoke(cli, ["analyze", str(LINUX), "--out", str(out), "--format", "parquet"])
     assert r.exit_code == 0, r.output
     assert (out / "flows.parquet").is_file() and (out / "throughput.parquet").is_file()
+    assert "throughput.parquet" in json.loads((out / "MANIFEST.json").read_text())["files"]
     assert hoplab.Result.load(out).flows.packets_sent.iloc[0] == 1051
 
 

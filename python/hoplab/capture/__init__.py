@@ -65,21 +65,27 @@ def _result_class() -> type:
 
         def save(self, directory: str | Path, format: str = "csv") -> Path:
             """`Result.save`, without the columns a capture cannot observe (they load
-            back as NaN), then `throughput.csv` (or .parquet) beside the tables."""
+            back as NaN), with `throughput.csv` (or .parquet) beside the tables, in the
+            same manifest."""
             from .metrics import UNOBSERVED
 
             full = self.flows
             self.flows = full.drop(columns=[c for c in UNOBSERVED if c in full.columns])
             try:
-                out = super().save(directory, format)
+                return super().save(directory, format)
             finally:
                 self.flows = full
-            path = Path(out) / f"throughput.{format}"
-            if format == "csv":
-                self.throughput.to_csv(path, index=False)
-            else:
-                self.throughput.to_parquet(path, index=False)
-            return out
+
+        def _extra_entries(self, format: str) -> list[Any]:
+            from .. import manifest
+
+            df = self.throughput
+            write = ((lambda p: df.to_csv(p, index=False)) if format == "csv"
+                     else (lambda p: df.to_parquet(p, index=False)))
+            return [manifest.Entry(f"throughput.{format}", write, len(df))]
+
+        def _extra_names(self, format: str) -> frozenset[str]:
+            return frozenset({"throughput.csv", "throughput.parquet"})
 
     CaptureResult.__qualname__ = "CaptureResult"
     CaptureResult.__module__ = __name__
