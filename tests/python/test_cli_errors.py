@@ -131,9 +131,13 @@ def test_huge_file_is_refused(tmp_path):
 @pytest.mark.parametrize("value, field", [("duration_s=abc", "duration_s"), ("flows=5", "flows"),
                                           ("flows[0].dst=99", "flows[0].dst"),
                                           ("flows[0].start=true", "flows[0].start"),
-                                          # topology is a tagged union: the engine names only
-                                          # `topology`, the hint names the override
-                                          ("topology.spacing_m=[1]", "topology.spacing_m=[1]")])
+                                          # a value inside the topology's kind: its field
+                                          ("topology.spacing_m=[1]", "topology.spacing_m: invalid type"),
+                                          # a field another kind has: the engine names the table,
+                                          # the hint the override
+                                          ("topology.rows=3", "topology: unknown field `rows` for kind = \"chain\", "
+                                                              "expected one of `nodes`, `spacing_m` "
+                                                              "(from --set topology.rows=3)")])
 def test_errors_after_set_name_the_field_not_a_json_column(tmp_path, value, field):
     p = tmp_path / "s.toml"
     p.write_text(SMALL_TOML)

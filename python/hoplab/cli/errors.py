@@ -80,9 +80,9 @@ def scenario_error_text(e: BaseException, path: Path | None = None) -> str:
 
 def set_hint(e: BaseException, sets: tuple[str, ...]) -> str:
     """` (from --set a.b=1)` when the error names a table that a --set
-    override went into: the engine names only the enclosing field for some
-    structures (e.g. `topology`, a tagged union), so this says which value
-    it was."""
+    override went into: the engine names the table for errors of the table as
+    a whole (a field that `topology`'s kind does not have, one missing), so
+    this says which value it was."""
     field = getattr(e, "field", "") or ""
     if not field:
         return ""
