@@ -148,6 +148,11 @@ def test_run_store_reuse_and_tidy_load(tmp_path):
     assert df.groupby("hops")["throughput_kbps"].mean()[1] > df.groupby("hops")["throughput_kbps"].mean()[2]
     nodes = lab.load(store, table="nodes")
     assert len(nodes) == 4 * 2 + 4 * 3  # 4 runs of 2 nodes, 4 of 3
+    # The factor `hops` and the paths table's own `hops` column: one each, not a
+    # column twice.
+    paths = lab.load(store, table="paths")
+    assert paths.columns.is_unique and "paths.hops" in paths.columns
+    assert paths["hops"].dtype == "int64" and (paths["paths.hops"] == paths["hops"]).all()
     ts = lab.load(store, table="timeseries")
     assert set(ts["key"]) == set(df["key"]) and (ts["cwnd"] > 0).all()
     runs = lab.load(store, table="runs")

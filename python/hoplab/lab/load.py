@@ -90,7 +90,10 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
     Any other table of `Result` ("nodes", "drops", "timeseries", ...): its
     rows for every finished run, the run columns in front. ``design``: one
     design's runs (default: every design in the store; a run in two designs
-    appears once for each). Runs not yet simulated are left out.
+    appears once for each). Runs not yet simulated are left out. Where a
+    factor has the name of one of the table's columns (a factor `hops` and the
+    paths table's `hops`), the factor keeps it and the table's column is
+    named ``table.column`` (``paths.hops``).
     """
     import pandas as pd
 
@@ -115,6 +118,10 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
             out = out.sort_values(["design", "idx", "flow"], na_position="first")
             out = _typed(out.drop(columns="idx").reset_index(drop=True), SCHEMA["flows"])
             return out[lead + [c for c in SCHEMA["flows"]]]
+        # A factor may be named like one of this table's columns (`hops` and the paths
+        # table's): the factor keeps the name, as in every other table, and the
+        # table's own column is named `table.column`.
+        own = {c: f"{table}.{c}" for c in SCHEMA[table] if c in lead}
         parts = []
         cache: dict[str, pd.DataFrame] = {}
         for rec in runs[runs["status"] == "ok"].to_dict("records"):
@@ -124,9 +131,9 @@ def load(store: str | os.PathLike[str], design: str | Design | None = None, tabl
             t = cache[key]
             if len(t):
                 head = pd.DataFrame({c: [rec[c]] * len(t) for c in lead})
-                parts.append(pd.concat([head, t.reset_index(drop=True)], axis=1))
+                parts.append(pd.concat([head, t.reset_index(drop=True).rename(columns=own)], axis=1))
         if not parts:
-            return pd.DataFrame(columns=lead + list(SCHEMA[table]))
+            return pd.DataFrame(columns=lead + [own.get(c, c) for c in SCHEMA[table]])
         return pd.concat(parts, ignore_index=True)
 
 
