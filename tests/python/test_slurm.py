@@ -246,6 +246,45 @@ def test_scancelled_jobs_are_replaced_and_lose_no_run(slurm, reference, tmp_path
     assert _queue() == []
 
 
+def _scontrol_node(state: str) -> None:
+    args = ["scontrol", "update", f"NodeName={socket.gethostname().split('.')[0]}", f"State={state}"]
+    subprocess.run(args + (["Reason=hoplab test"] if state == "DRAIN" else []), check=True, timeout=30)
+
+
+def test_jobs_cancelled_while_queued_are_replaced(slurm, reference, tmp_path):
+    # A job scancelled before it starts never has a worker, so Dask never
+    # hears that it is gone; the sweep asks the queue and submits another.
+    # The node drained keeps the jobs waiting.
+    _scontrol_node("DRAIN")
+    p = None
+    try:
+        store = tmp_path / "store"
+        p = _start(tmp_path, store, "--jobs", "2")
+        deadline = time.monotonic() + 120
+        while len(first := [j.split()[0] for j in _queue() if j.split()[1:] == [JOB_NAME, "PD"]]) < 2:
+            assert p.poll() is None and time.monotonic() < deadline, p.stderr.read() if p.poll() is not None else ""
+            time.sleep(0.2)
+        subprocess.run(["scancel", *first], check=True, timeout=30)
+        # Two others in their place, still waiting on the drained node.
+        while len(others := [j.split()[0] for j in _queue() if j.split()[1] == JOB_NAME and j.split()[0] not in first]) < 2:
+            assert p.poll() is None and time.monotonic() < deadline + 60, "no job submitted in place of the cancelled"
+            time.sleep(0.5)
+        assert _recorded(store) == {}
+    except BaseException:
+        if p is not None and p.poll() is None:  # Ctrl-C's path: the sweep cancels its jobs
+            p.send_signal(signal.SIGINT)
+            p.communicate(timeout=120)
+        raise
+    finally:
+        _scontrol_node("RESUME")
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0, err
+    assert f"job(s) {', '.join(sorted(first))} left the queue before their worker joined" in err, err
+    assert f"{RUNS} run now (0 failed)" in out
+    assert lab.Store(store).digest() == reference
+    assert _queue() == []
+
+
 # --- without a cluster: sizing, options, job scripts -----------------------------
 
 

@@ -59,6 +59,10 @@ RETIRE_MARGIN_S = 300
 WATCH_S = 2.0
 #: Seconds between tries of a submission that failed.
 RESUBMIT_S = 30.0
+#: Seconds between looks in the scheduler's queue for jobs that left it
+#: before their worker joined (cancelled or failed while queued): Dask never
+#: hears of those, so only the queue tells that they are gone.
+QUEUE_LOOK_S = 10.0
 #: Seconds to wait for the submit commands (sbatch, qsub) to answer.
 SUBMIT_S = 120.0
 #: Seconds to wait for the cancel command and for Dask's client and cluster to close.
@@ -362,11 +366,24 @@ class JobQueueBackend(DaskBackend):
         # one in its place (distributed SpecCluster._correct_state), so the
         # sweep keeps its size. A submission that failed is tried again every
         # RESUBMIT_S, and its error shown once.
-        told, last_retry = 0, time.monotonic()
+        # A job that leaves the queue before its worker joins (scancel while
+        # it waits, a node failure at its start) is never a lost worker for
+        # Dask: the queue is asked every QUEUE_LOOK_S, and such a job is
+        # replaced the same way.
+        told, last_retry, last_look = 0, time.monotonic(), time.monotonic()
+        joined: set[str] = set()
         while not self._stop.wait(WATCH_S):
             if time.monotonic() - last_retry >= RESUBMIT_S:
                 last_retry = time.monotonic()
                 self.cluster.loop.add_callback(self._forget_failed)
+            if time.monotonic() - last_look >= QUEUE_LOOK_S:
+                last_look = time.monotonic()
+                gone = self._gone_from_queue(joined)
+                if gone:
+                    print(f"hoplab: warning: --{self.kind}: job(s) {', '.join(gone)} left the queue before their "
+                          "worker joined (cancelled while waiting?); submitting as many in their place",
+                          file=sys.stderr)
+                    self.cluster.loop.add_callback(self._forget_gone, gone)
             try:
                 self.cluster.scale(jobs=self.plan.jobs)
             except Exception as e:  # noqa: BLE001 - tried again at the next look
@@ -376,6 +393,41 @@ class JobQueueBackend(DaskBackend):
                       f"(tried again every {RESUBMIT_S:g} s; Ctrl-C stops, the sweep resumes later): {why}",
                       file=sys.stderr)
             told = len(self.errors)
+
+    def _gone_from_queue(self, joined: set[str]) -> list[str]:
+        """Jobs of this sweep whose worker never joined (not in ``joined``,
+        which this adds to) and that the scheduler no longer lists. SLURM
+        only: `squeue -j` names the ones it still holds (queued, running or
+        completing); PBS is not asked (a job that left its queue unstarted
+        stays counted there). A job whose worker joined is Dask's to replace."""
+        if self.kind != "slurm":
+            return []
+        names = [w.get("name", "") for w in self.cluster.scheduler_info.get("workers", {}).values()]
+        jobs = list(self.cluster.workers.items())
+        for n, j in jobs:
+            # A job of several processes has workers `name-0`, `name-1`, ...
+            if j.job_id and any(str(w) == n or str(w).startswith(f"{n}-") for w in names):
+                joined.add(j.job_id)
+        ids = sorted({j.job_id for _, j in jobs if j.job_id and j.job_id not in joined})
+        if not ids:
+            return []
+        try:
+            out = subprocess.run(["squeue", "-h", "-o", "%i", "-j", ",".join(ids)], capture_output=True, text=True,
+                                 timeout=CLOSE_S, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return []  # no answer: nothing is taken for gone
+        if out.returncode != 0:
+            # Every id unknown (all of them left the queue) is an error for squeue.
+            return ids if "invalid job id" in out.stderr.lower() else []
+        listed = set(out.stdout.split())
+        return [i for i in ids if i not in listed]
+
+    def _forget_gone(self, ids: list[str]) -> None:
+        # In the cluster's event loop: drop the jobs that left the queue, so
+        # that scaling to the plan's size submits as many in their place.
+        gone = set(ids)
+        for name in [n for n, j in self.cluster.workers.items() if j.job_id in gone]:
+            del self.cluster.workers[name]
 
     def _cancel(self) -> None:
         # The jobs first, with the scheduler's own command (scancel, qdel) and
