@@ -151,6 +151,12 @@ impl TxTable {
         self.slots[tx as usize].airtime
     }
 
+    /// The power (W) at which `node` receives `tx` (the trace's antenna
+    /// signal); None if it is not one of its receivers.
+    pub fn power_at(&self, tx: u32, node: NodeId) -> Option<f64> {
+        self.slots[tx as usize].receivers.iter().find(|r| r.node == node && !r.sender).map(|r| r.power)
+    }
+
     pub fn get(&self, tx: u32) -> &Frame {
         self.slots[tx as usize].frame.as_ref().expect("frame already released")
     }

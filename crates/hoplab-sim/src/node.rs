@@ -37,12 +37,12 @@ pub struct Ctx<'a> {
 /// A frame event for the tap.
 fn frame_event<'f>(now: SimTime, node: NodeId, pos: (f64, f64), layer: Layer, what: What, f: &'f Frame, airtime: Option<Dur>) -> TraceEvent<'f> {
     let ptype = f.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
-    TraceEvent { time: now, node, layer, what, frame: Some(f), packet: f.packet.as_ref(), ptype, reason: None, airtime, pos }
+    TraceEvent { time: now, node, layer, what, frame: Some(f), packet: f.packet.as_ref(), ptype, reason: None, airtime, power_w: None, pos }
 }
 
 /// A packet event for the tap (AGT, RTR).
 fn packet_event(now: SimTime, node: NodeId, pos: (f64, f64), layer: Layer, what: What, p: &Packet) -> TraceEvent<'_> {
-    TraceEvent { time: now, node, layer, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, pos }
+    TraceEvent { time: now, node, layer, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, power_w: None, pos }
 }
 
 /// The tap's layer of a drop: ns-2 logs interface-queue drops at the IFQ
@@ -196,7 +196,7 @@ impl Node {
         if let Some(tap) = ctx.tap.as_deref_mut() {
             let pos = ctx.channel.position(self.id);
             let layer = drop_layer(reason);
-            tap.report(&TraceEvent { time: ctx.now, node: self.id, layer, what: What::Drop, frame: None, packet: p, ptype, reason: Some(reason), airtime: None, pos });
+            tap.report(&TraceEvent { time: ctx.now, node: self.id, layer, what: What::Drop, frame: None, packet: p, ptype, reason: Some(reason), airtime: None, power_w: None, pos });
         }
     }
 
@@ -219,7 +219,8 @@ impl Node {
             RxOutcome::NotLocked => return,
         };
         if let Some(tap) = ctx.tap.as_deref_mut() {
-            tap.report(&frame_event(ctx.now, self.id, ctx.channel.position(self.id), what.0, what.1, ctx.txs.get(tx), None));
+            let ev = frame_event(ctx.now, self.id, ctx.channel.position(self.id), what.0, what.1, ctx.txs.get(tx), None);
+            tap.report(&TraceEvent { power_w: ctx.txs.power_at(tx, self.id), ..ev });
         }
     }
 

@@ -85,6 +85,9 @@ pub struct TraceEvent<'a> {
     pub reason: Option<DropReason>,
     /// Airtime of a frame put on the air (MAC `Send`).
     pub airtime: Option<Dur>,
+    /// The frame's power (W) at this node, for the end of a reception (MAC
+    /// `Recv`, PHY `Collision` and `Weak`).
+    pub power_w: Option<f64>,
     /// The node's position (m) at `time`.
     pub pos: (f64, f64),
 }

@@ -66,6 +66,7 @@ impl Ev<'_> {
             ptype: p.map_or(PacketType::Mac, Packet::ptype),
             reason: self.reason,
             airtime: None,
+            power_w: None,
             pos: pos(self.node),
         }
     }

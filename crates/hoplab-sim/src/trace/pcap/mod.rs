@@ -40,7 +40,7 @@ use crate::mac::config::Mac;
 use crate::tcp::config::TcpParams;
 use crate::tcp::config::TcpConfig;
 use crate::wire::bytes::packet::{encode_frame, encode_packet, WireInfo};
-use crate::wire::bytes::radiotap::RadioInfo;
+use crate::wire::bytes::radiotap::{self, RadioInfo};
 use crate::wire::bytes::tcp::FlowWire;
 use crate::wire::{Body, FrameKind, NodeId, BROADCAST};
 pub use file::{CaptureWriter, Container};
@@ -219,7 +219,10 @@ impl TraceSink for PcapSink {
         let (Layer::Mac, Some(f)) = (ev.layer, ev.frame) else { return Ok(()) };
         let Some(iface) = self.capture_of(ev, f.dst) else { return Ok(()) };
         let rate_bps = if f.kind == FrameKind::Data { self.opts.data_rate_bps } else { self.opts.basic_rate_bps };
-        let radio = RadioInfo { tsft_us: ev.time.0 / 1000, rate_bps, short_preamble: self.opts.short_preamble };
+        // What the receiving node's driver would report (nodes mode); a
+        // frame as sent has none.
+        let signal_dbm = if ev.what == What::Recv { ev.power_w.map(radiotap::dbm) } else { None };
+        let radio = RadioInfo { tsft_us: ev.time.0 / 1000, rate_bps, short_preamble: self.opts.short_preamble, signal_dbm };
         self.buf.clear();
         encode_frame(&mut self.buf, f, &radio, &self.opts.wire);
         self.write(iface, ev.time.0)

@@ -151,7 +151,7 @@ fn every_packet_is_its_hoplab_size_and_checksums_verify() {
 
 #[test]
 fn frames_are_hoplab_size_plus_llc_snap() {
-    let r = RadioInfo { tsft_us: 5, rate_bps: 2_000_000, short_preamble: false };
+    let r = RadioInfo { tsft_us: 5, rate_bps: 2_000_000, short_preamble: false, signal_dbm: None };
     for (name, f) in samples() {
         let mut b = Vec::new();
         encode_frame(&mut b, &f, &r, &wire());
@@ -168,7 +168,7 @@ fn frames_are_hoplab_size_plus_llc_snap() {
 fn radiotap_and_data_header_fields() {
     let (_, f) = samples().into_iter().find(|(n, _)| *n == "tcp-data").unwrap();
     let mut b = Vec::new();
-    encode_frame(&mut b, &f, &RadioInfo { tsft_us: 0x0102_0304, rate_bps: 11_000_000, short_preamble: true }, &wire());
+    encode_frame(&mut b, &f, &RadioInfo { tsft_us: 0x0102_0304, rate_bps: 11_000_000, short_preamble: true, signal_dbm: None }, &wire());
     assert_eq!(&b[0..8], &[0, 0, 22, 0, 0x0f, 0, 0, 0]);
     assert_eq!(u64::from_le_bytes(b[8..16].try_into().unwrap()), 0x0102_0304);
     assert_eq!(b[16], 0x12, "flags: FCS + short preamble");
@@ -191,6 +191,20 @@ fn radiotap_and_data_header_fields() {
     assert_eq!(tcp[13], 0x10 | 0x80, "ACK, CWR");
     assert_eq!(&tcp[20..24], &[1, 1, 8, 10], "timestamp option");
     assert_eq!(u32::from_be_bytes(tcp[24..28].try_into().unwrap()), 1234, "TSval: creation time in ms");
+}
+
+#[test]
+fn a_received_frame_carries_its_antenna_signal() {
+    // Radiotap's dBm antenna signal (present bit 5): one signed byte after
+    // the channel, and the header one byte longer.
+    let (_, f) = samples().into_iter().find(|(n, _)| *n == "rts").unwrap();
+    let r = RadioInfo { tsft_us: 1, rate_bps: 1_000_000, short_preamble: false, signal_dbm: Some(radiotap::dbm(3.652e-10)) };
+    let mut b = Vec::new();
+    encode_frame(&mut b, &f, &r, &wire());
+    assert_eq!(&b[0..8], &[0, 0, 23, 0, 0x2f, 0, 0, 0]);
+    assert_eq!(b[22] as i8, -64, "ns-2's receive threshold, 3.652e-10 W, is -64.4 dBm");
+    assert_eq!(b.len() as u32, 23 + f.bytes());
+    assert_eq!((radiotap::dbm(1e-3), radiotap::dbm(1e-20), radiotap::dbm(1e3)), (0, -128, 60));
 }
 
 #[test]
