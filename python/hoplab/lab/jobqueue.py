@@ -376,6 +376,7 @@ class JobQueueBackend(DaskBackend):
             if time.monotonic() - last_retry >= RESUBMIT_S:
                 last_retry = time.monotonic()
                 self.cluster.loop.add_callback(self._forget_failed)
+            self._note_joined(joined)  # every WATCH_S: the scheduler's list is local
             if time.monotonic() - last_look >= QUEUE_LOOK_S:
                 last_look = time.monotonic()
                 gone = self._gone_from_queue(joined)
@@ -394,21 +395,24 @@ class JobQueueBackend(DaskBackend):
                       file=sys.stderr)
             told = len(self.errors)
 
+    def _note_joined(self, joined: set[str]) -> None:
+        """Add to ``joined`` the jobs whose worker is connected now."""
+        # Read from this thread while the cluster's loop updates it: copied first.
+        names = [str(w.get("name", "")) for w in list(self.cluster.scheduler_info.get("workers", {}).values())]
+        for n, j in list(self.cluster.workers.items()):
+            # A job of several processes has workers `name-0`, `name-1`, ...
+            if j.job_id and any(w == n or w.startswith(f"{n}-") for w in names):
+                joined.add(j.job_id)
+
     def _gone_from_queue(self, joined: set[str]) -> list[str]:
-        """Jobs of this sweep whose worker never joined (not in ``joined``,
-        which this adds to) and that the scheduler no longer lists. SLURM
-        only: `squeue -j` names the ones it still holds (queued, running or
-        completing); PBS is not asked (a job that left its queue unstarted
-        stays counted there). A job whose worker joined is Dask's to replace."""
+        """Jobs of this sweep whose worker was never seen (not in ``joined``)
+        and that the scheduler no longer lists. SLURM only: `squeue -j` names
+        the ones it still holds (queued, running or completing); PBS is not
+        asked (a job that left its queue unstarted stays counted there). A
+        job whose worker joined is Dask's to replace."""
         if self.kind != "slurm":
             return []
-        names = [w.get("name", "") for w in self.cluster.scheduler_info.get("workers", {}).values()]
-        jobs = list(self.cluster.workers.items())
-        for n, j in jobs:
-            # A job of several processes has workers `name-0`, `name-1`, ...
-            if j.job_id and any(str(w) == n or str(w).startswith(f"{n}-") for w in names):
-                joined.add(j.job_id)
-        ids = sorted({j.job_id for _, j in jobs if j.job_id and j.job_id not in joined})
+        ids = sorted({j.job_id for j in list(self.cluster.workers.values()) if j.job_id and j.job_id not in joined})
         if not ids:
             return []
         try:
