@@ -375,7 +375,7 @@ class JobQueueBackend(DaskBackend):
         while not self._stop.wait(WATCH_S):
             if time.monotonic() - last_retry >= RESUBMIT_S:
                 last_retry = time.monotonic()
-                self.cluster.loop.add_callback(self._forget_failed)
+                self.cluster.loop.add_callback(self._forget, frozenset({None}))
             self._note_joined(joined)  # every WATCH_S: the scheduler's list is local
             if time.monotonic() - last_look >= QUEUE_LOOK_S:
                 last_look = time.monotonic()
@@ -384,7 +384,7 @@ class JobQueueBackend(DaskBackend):
                     print(f"hoplab: warning: --{self.kind}: job(s) {', '.join(gone)} left the queue before their "
                           "worker joined (cancelled while waiting?); submitting as many in their place",
                           file=sys.stderr)
-                    self.cluster.loop.add_callback(self._forget_gone, gone)
+                    self.cluster.loop.add_callback(self._forget, frozenset(gone))
             try:
                 self.cluster.scale(jobs=self.plan.jobs)
             except Exception as e:  # noqa: BLE001 - tried again at the next look
@@ -426,13 +426,6 @@ class JobQueueBackend(DaskBackend):
         listed = set(out.stdout.split())
         return [i for i in ids if i not in listed]
 
-    def _forget_gone(self, ids: list[str]) -> None:
-        # In the cluster's event loop: drop the jobs that left the queue, so
-        # that scaling to the plan's size submits as many in their place.
-        gone = set(ids)
-        for name in [n for n, j in self.cluster.workers.items() if j.job_id in gone]:
-            del self.cluster.workers[name]
-
     def _cancel(self) -> None:
         # The jobs first, with the scheduler's own command (scancel, qdel) and
         # not through Dask's event loop: however Dask's closing goes, no job
@@ -446,10 +439,12 @@ class JobQueueBackend(DaskBackend):
         except (OSError, subprocess.TimeoutExpired):
             pass  # the scheduler's tools are gone: nothing else can cancel them either
 
-    def _forget_failed(self) -> None:
-        # In the cluster's event loop. A job enters `cluster.workers` only once
-        # its submit command has returned, so one without a job id failed.
-        for name in [n for n, j in self.cluster.workers.items() if not j.job_id]:
+    def _forget(self, job_ids: frozenset[str | None]) -> None:
+        # In the cluster's event loop: drop these jobs, so that scaling to the
+        # plan's size submits as many in their place. A job enters
+        # `cluster.workers` only once its submit command has returned, so one
+        # without a job id (None) failed.
+        for name in [n for n, j in self.cluster.workers.items() if (j.job_id or None) in job_ids]:
             del self.cluster.workers[name]
 
     def close(self) -> None:

@@ -31,7 +31,7 @@ pub const LEN: u16 = 22;
 
 impl RadioInfo {
     /// The header's length: `LEN`, and one byte more with an antenna signal.
-    pub fn len(&self) -> u16 {
+    pub fn header_len(&self) -> u16 {
         LEN + self.signal_dbm.is_some() as u16
     }
 }
@@ -46,7 +46,7 @@ pub fn dbm(watts: f64) -> i8 {
 /// FCS flag is always set.
 pub fn encode(out: &mut Vec<u8>, r: &RadioInfo) {
     out.extend_from_slice(&[0, 0]); // version 0, pad
-    out.extend_from_slice(&r.len().to_le_bytes());
+    out.extend_from_slice(&r.header_len().to_le_bytes());
     out.extend_from_slice(&(PRESENT | if r.signal_dbm.is_some() { PRESENT_SIGNAL } else { 0 }).to_le_bytes());
     out.extend_from_slice(&r.tsft_us.to_le_bytes()); // offset 8: 8-aligned
     out.push(FLAG_FCS | if r.short_preamble { FLAG_SHORT_PREAMBLE } else { 0 });
