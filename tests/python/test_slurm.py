@@ -150,6 +150,22 @@ def _recorded(store: Path) -> dict[str, str]:
     raise AssertionError(f"{store}: the runs table cannot be read")
 
 
+def _finish(p: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    """stdout and stderr of a sweep that ends within ``timeout``. One that does not is
+    stopped as Ctrl-C stops it (its jobs cancelled), so that it holds no node for the
+    tests after it, and the failure shows what it printed."""
+    try:
+        return p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        raise AssertionError(f"the sweep did not end in {timeout:g} s; stdout:\n{out}\nstderr:\n{err}") from None
+
+
 def _wait_for_runs(store: Path, n: int, p: subprocess.Popen) -> None:
     deadline = time.monotonic() + 120
     while len(_recorded(store)) < n and p.poll() is None and time.monotonic() < deadline:
@@ -159,7 +175,7 @@ def _wait_for_runs(store: Path, n: int, p: subprocess.Popen) -> None:
 def test_a_slurm_sweep_equals_jobs_1(slurm, reference, tmp_path):
     store = tmp_path / "store"
     p = _start(tmp_path, store, "--jobs", "2")
-    out, err = p.communicate(timeout=300)
+    out, err = _finish(p, 300)
     assert p.returncode == 0, err
     assert "submitting 2 job(s) named hoplab-slurm" in err
     assert f"{RUNS} run now (0 failed)" in out
@@ -169,14 +185,14 @@ def test_a_slurm_sweep_equals_jobs_1(slurm, reference, tmp_path):
     assert len(list((tmp_path / "logs").glob(f"{JOB_NAME}-*.out"))) == 2
     # Nothing left to do: nothing submitted.
     again = _start(tmp_path, store)
-    out, err = again.communicate(timeout=120)
+    out, err = _finish(again, 120)
     assert again.returncode == 0, err
     assert "submitting" not in err and f"{RUNS} already in" in out
 
 
 def test_a_refused_submission_is_one_line(slurm, tmp_path):
     p = _start(tmp_path, tmp_path / "store", "--partition", "nope")
-    out, err = p.communicate(timeout=120)
+    out, err = _finish(p, 120)
     assert p.returncode == 2
     last = err.strip().splitlines()[-1]
     assert last.startswith("hoplab: error: --slurm: submitting a job failed: sbatch: error:"), err
@@ -190,7 +206,7 @@ def test_an_interrupted_sweep_leaves_no_job_and_resumes(slurm, reference, tmp_pa
     _wait_for_runs(store, 3, p)
     before = _recorded(store)
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=120)
+    out, err = _finish(p, 120)
     if p.returncode != 0:  # 0: it had just finished
         assert p.returncode == 130, err
         assert err.strip().splitlines()[-1] == "hoplab: interrupted", err
@@ -219,7 +235,7 @@ def test_scancelled_jobs_are_replaced_and_lose_no_run(slurm, reference, tmp_path
     assert len(jobs) == 2
     # Every job of the sweep, as a scheduler would end them (SIGTERM, then SIGKILL).
     subprocess.run(["scancel", *jobs], check=True, timeout=30)
-    out, err = p.communicate(timeout=300)
+    out, err = _finish(p, 300)
     assert p.returncode == 0, err
     after = _recorded(store)
     assert before.items() <= after.items()
@@ -240,7 +256,7 @@ def test_scancelled_jobs_are_replaced_and_lose_no_run(slurm, reference, tmp_path
         lines = [line for line in status.stdout.splitlines() if line.startswith("failed ")]
         assert sorted(line.split()[1] for line in lines) == sorted(k[:12] for k in failed), status.stdout
         p = _start(tmp_path, store, "--retry-failed")
-        out, err = p.communicate(timeout=300)
+        out, err = _finish(p, 300)
         assert p.returncode == 0, err
     assert lab.Store(store).digest() == reference
     assert _queue() == []
@@ -277,7 +293,7 @@ def test_jobs_cancelled_while_queued_are_replaced(slurm, reference, tmp_path):
         raise
     finally:
         _scontrol_node("RESUME")
-    out, err = p.communicate(timeout=300)
+    out, err = _finish(p, 300)
     assert p.returncode == 0, err
     assert f"job(s) {', '.join(sorted(first))} left the queue before their worker joined" in err, err
     assert f"{RUNS} run now (0 failed)" in out
