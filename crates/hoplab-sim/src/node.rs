@@ -133,6 +133,9 @@ pub struct Node {
     agent_of_flow: FastMap<u32, usize>,
     /// The router was fed an input since its deadline was last read.
     router_touched: bool,
+    /// The router keeps timers: static routing has none, so its many
+    /// inputs never make `sync_timers` read a deadline.
+    router_timed: bool,
     mac_events: Vec<MacEvent>,
     route_actions: Vec<RouteAction>,
     arp_out: Vec<ArpOut>,
@@ -145,6 +148,7 @@ pub struct Node {
 impl Node {
     pub fn new(id: NodeId, radio: Radio, mut mac: Dcf, ifq: Ifq, router: Router, arp: Option<Arp>, agents: Vec<Agent>) -> Node {
         mac.promiscuous = router.promiscuous();
+        let router_timed = router.has_timers();
         let first_agent_timer = ARP_TIMER + arp.is_some() as usize;
         let timers = vec![TimerSlot::default(); first_agent_timer + AGENT_TIMERS * agents.len()];
         // Reversed, so that the first agent of a flow is the one kept.
@@ -172,6 +176,7 @@ impl Node {
             agent_reads: 0,
             agent_of_flow,
             router_touched: true,
+            router_timed,
             mac_events: Vec::new(),
             route_actions: Vec::new(),
             arp_out: Vec::new(),
@@ -744,7 +749,7 @@ impl Node {
         if mac != self.mac_armed {
             self.sync_mac_timers(mac, ctx);
         }
-        if self.router_touched || self.arp.is_some() || !self.touched_agents.is_empty() {
+        if (self.router_touched && self.router_timed) || self.arp.is_some() || !self.touched_agents.is_empty() {
             self.sync_other_timers(ctx);
         }
     }
@@ -761,7 +766,7 @@ impl Node {
 
     #[inline(never)]
     fn sync_other_timers(&mut self, ctx: &mut Ctx) {
-        if std::mem::take(&mut self.router_touched) {
+        if std::mem::take(&mut self.router_touched) && self.router_timed {
             let r = self.router.poll_timeout();
             self.arm(ROUTER_TIMER, r, ctx);
         }

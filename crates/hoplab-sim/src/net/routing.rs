@@ -228,6 +228,10 @@ impl Router {
     pub fn reclaimed(&mut self, now: SimTime, next_hop: NodeId, packets: Vec<Packet>, out: &mut Vec<RouteAction>) {
         dispatch!(self, r => r.reclaimed(now, next_hop, packets, out))
     }
+    /// Whether `poll_timeout` can ever give a time: static routes never do.
+    pub fn has_timers(&self) -> bool {
+        !matches!(self, Router::Static(_))
+    }
     pub fn poll_timeout(&self) -> Option<SimTime> {
         dispatch!(self, r => r.poll_timeout())
     }
