@@ -86,10 +86,13 @@ pub struct TxTable {
 impl TxTable {
     /// `sender` puts `frame`, lasting `airtime`, on the air now towards
     /// `links` (in arrival order): queue its `TxEnd` and the two waves.
+    /// The frame is taken from where its sender held it (one move).
     /// Returns its id (`u32::MAX` when nobody hears it).
-    pub fn launch(&mut self, queue: &mut EventQueue<Event>, now: SimTime, sender: NodeId, frame: Frame, airtime: Dur, links: &[Link]) -> u32 {
+    pub fn launch(&mut self, queue: &mut EventQueue<Event>, now: SimTime, sender: NodeId, frame: &mut Option<Frame>, airtime: Dur, links: &[Link]) -> u32 {
+        debug_assert!(frame.is_some(), "nothing to launch");
         let tx_end_seq = queue.reserve(sender, 1);
         if links.is_empty() {
+            *frame = None;
             queue.push_seq(now + airtime, Phase::SignalEnd, sender, tx_end_seq, Event::TxEnd);
             return u32::MAX;
         }
@@ -101,7 +104,7 @@ impl TxTable {
             }
         };
         let s = &mut self.slots[tx as usize];
-        s.frame = Some(frame);
+        s.frame = frame.take();
         s.airtime = airtime;
         s.sent = now;
         s.pending = links.len() as u32 + 1;
@@ -193,7 +196,7 @@ mod tests {
         // TxEnd still steps through it.
         let mut q = EventQueue::new(4);
         let mut txs = TxTable::default();
-        let first = txs.launch(&mut q, SimTime(0), 1, frame(), Dur(100), &[link(0, 0)]);
+        let first = txs.launch(&mut q, SimTime(0), 1, &mut Some(frame()), Dur(100), &[link(0, 0)]);
         let mut other = None;
         let mut seen = vec![];
         while let Some((t, node, ev)) = q.pop() {
@@ -205,7 +208,7 @@ mod tests {
             if let Event::RxEnd { tx } = ev {
                 txs.release(tx);
                 if tx == first {
-                    other = Some(txs.launch(&mut q, t, 3, frame(), Dur(100), &[link(2, 5)]));
+                    other = Some(txs.launch(&mut q, t, 3, &mut Some(frame()), Dur(100), &[link(2, 5)]));
                 }
             }
             seen.push((t.0, n, ev.code() & 0xff));
@@ -222,7 +225,7 @@ mod tests {
         // inside the end wave.
         let mut q = EventQueue::new(4);
         let mut txs = TxTable::default();
-        txs.launch(&mut q, SimTime(0), 2, frame(), Dur(100), &[link(1, 0), link(3, 0), link(0, 7)]);
+        txs.launch(&mut q, SimTime(0), 2, &mut Some(frame()), Dur(100), &[link(1, 0), link(3, 0), link(0, 7)]);
         let mut seen = vec![];
         while let Some((t, _, ev)) = q.pop() {
             let (n, ev, _) = match ev {

@@ -407,13 +407,16 @@ impl Node {
     #[inline(always)]
     fn on_mac_event(&mut self, ev: MacEvent, ctx: &mut Ctx) {
         match ev {
-            MacEvent::Transmit(frame) => {
-                if let (Some(d), Some(p)) = (self.stats.data_tx.as_mut(), frame.packet.as_ref()) {
-                    if frame.kind == FrameKind::Data && matches!(p.body, Body::Tcp(_) | Body::Udp(_)) {
-                        d.entry(p.uid).or_default().frames += 1;
+            MacEvent::Transmit => {
+                if let Some(d) = self.stats.data_tx.as_mut() {
+                    let frame = self.mac.tx_frame().expect("a Transmit without its frame");
+                    if let (FrameKind::Data, Some(p)) = (frame.kind, frame.packet.as_ref()) {
+                        if matches!(p.body, Body::Tcp(_) | Body::Udp(_)) {
+                            d.entry(p.uid).or_default().frames += 1;
+                        }
                     }
                 }
-                self.transmit(frame, ctx);
+                self.transmit(ctx);
                 self.mac.handle_medium(ctx.now, true);
             }
             ev => self.on_mac_upcall(ev, ctx),
@@ -424,7 +427,7 @@ impl Node {
     fn on_mac_upcall(&mut self, ev: MacEvent, ctx: &mut Ctx) {
         let now = ctx.now;
         match ev {
-            MacEvent::Transmit(_) => unreachable!("handled by on_mac_event"),
+            MacEvent::Transmit => unreachable!("handled by on_mac_event"),
             MacEvent::Deliver { from, packet } => self.ip_receive(from, packet, ctx),
             MacEvent::TxOk { next_hop, uid } => {
                 // (ARP replies included: a unicast ACKed proves the link.)
@@ -489,15 +492,18 @@ impl Node {
 
     /// Put a frame on the air: our radio transmits; every node the channel
     /// says we reach gets the start and end of the signal.
-    fn transmit(&mut self, frame: Frame, ctx: &mut Ctx) {
+    /// Put the MAC's pending frame on the air; it moves from the MAC
+    /// straight into the table of frames on the air.
+    fn transmit(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
-        let airtime = self.mac.airtime(&frame);
+        let frame = self.mac.tx_frame().expect("a Transmit without its frame");
+        let airtime = self.mac.airtime(frame);
         if ctx.tap.is_some() {
-            self.trace_frame(ctx, Layer::Mac, What::Send, &frame, Some(airtime));
+            self.trace_frame(ctx, Layer::Mac, What::Send, frame, Some(airtime));
         }
         self.radio.start_tx();
         let links = ctx.channel.links(self.id);
-        ctx.txs.launch(ctx.queue, now, self.id, frame, airtime, links);
+        ctx.txs.launch(ctx.queue, now, self.id, self.mac.tx_frame_slot(), airtime, links);
     }
 
     /// A packet from the MAC: routing control, ours, or one to forward.

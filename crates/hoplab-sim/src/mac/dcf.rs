@@ -98,11 +98,30 @@ impl MacConfig {
     }
 }
 
+/// A response due after SIFS: what its frame is built from then.
+#[derive(Clone, Copy, Debug)]
+enum Reply {
+    Cts { to: NodeId, duration_us: u32 },
+    Ack { to: NodeId },
+    /// Our DATA frame, after the receiver's CTS.
+    Data,
+}
+
+impl Reply {
+    fn kind(self) -> FrameKind {
+        match self {
+            Reply::Cts { .. } => FrameKind::Cts,
+            Reply::Ack { .. } => FrameKind::Ack,
+            Reply::Data => FrameKind::Data,
+        }
+    }
+}
+
 /// What the DCF asks of the node.
 #[derive(Debug)]
 pub enum MacEvent {
-    /// Put this frame on the air now.
-    Transmit(Frame),
+    /// Put the frame `Dcf::tx_frame` holds on the air now.
+    Transmit,
     /// A data frame for us (or broadcast) arrived: hand its packet to IP.
     Deliver { from: NodeId, packet: Packet },
     /// The current packet (`uid`) reached `next_hop` (or was broadcast).
@@ -176,10 +195,15 @@ pub struct Dcf {
     cw: u32,
     phase: Phase,
     cur: Option<Outgoing>,
-    /// A frame to send after SIFS (CTS, ACK, or our DATA after a CTS).
-    sifs_frame: Option<Frame>,
+    /// A response to send after SIFS (CTS, ACK, or our DATA after a CTS),
+    /// its frame built when it goes out (no frame copied in and out here).
+    sifs_frame: Option<Reply>,
     /// What our ongoing transmission is.
     on_air: Option<FrameKind>,
+    /// The frame of the last `Transmit`, until the node moves it onto the
+    /// air (`tx_frame_slot`): a frame moves once, from here into the table
+    /// of frames on the air, not through the output queue as well.
+    tx_frame: Option<Frame>,
     next_seq: u16,
     /// Last sequence number seen from each transmitter (§9.2.9).
     dup_cache: Vec<(NodeId, u16)>,
@@ -226,6 +250,7 @@ impl Dcf {
             cur: None,
             sifs_frame: None,
             on_air: None,
+            tx_frame: None,
             next_seq: 0,
             dup_cache: Vec::new(),
             timers: [SimTime::MAX; MAC_TIMERS],
@@ -266,6 +291,16 @@ impl Dcf {
     pub fn swap_events(&mut self, empty: &mut Vec<MacEvent>) {
         debug_assert!(empty.is_empty());
         std::mem::swap(&mut self.out, empty);
+    }
+
+    /// The frame of the pending `MacEvent::Transmit`.
+    pub fn tx_frame(&self) -> Option<&Frame> {
+        self.tx_frame.as_ref()
+    }
+
+    /// Where that frame waits: the node takes it from here.
+    pub fn tx_frame_slot(&mut self) -> &mut Option<Frame> {
+        &mut self.tx_frame
     }
 
     pub fn has_events(&self) -> bool {
@@ -351,7 +386,7 @@ impl Dcf {
                 let nav_ok = self.cfg.cts_needs_idle || now >= self.nav_until;
                 if self.phase == Phase::Idle && self.sifs_frame.is_none() && nav_ok {
                     let dur = frame.duration_us.saturating_sub(dur_us_ceil(self.cfg.sifs + self.cts_time));
-                    self.respond_after_sifs(now, Frame { kind: FrameKind::Cts, src: self.addr, dst: frame.src, duration_us: dur, seq: 0, retry: false, packet: None });
+                    self.respond_after_sifs(now, Reply::Cts { to: frame.src, duration_us: dur });
                 }
             }
             FrameKind::Cts => {
@@ -361,14 +396,13 @@ impl Dcf {
                     // §9.2.5.3: the short retry count is reset by a CTS.
                     cur.short_retries = 0;
                     self.phase = Phase::SifsData;
-                    let f = self.data_frame();
-                    self.respond_after_sifs(now, f);
+                    self.respond_after_sifs(now, Reply::Data);
                 }
             }
             FrameKind::Data => {
                 // §9.2.8: every unicast data frame is acknowledged after SIFS.
                 if self.sifs_frame.is_none() {
-                    self.respond_after_sifs(now, Frame { kind: FrameKind::Ack, src: self.addr, dst: frame.src, duration_us: 0, seq: 0, retry: false, packet: None });
+                    self.respond_after_sifs(now, Reply::Ack { to: frame.src });
                 }
                 let p = frame.packet.as_ref().expect("data frame without packet");
                 // §9.2.9: discard a retry whose <TA, seq> we have seen.
@@ -459,15 +493,22 @@ impl Dcf {
             }
             MacTimer::Timeout => self.fail(now),
             MacTimer::Sifs => {
-                if let Some(f) = self.sifs_frame.take() {
-                    if self.cfg.cts_needs_idle && matches!(f.kind, FrameKind::Cts | FrameKind::Data) && (self.phy_busy || now < self.nav_until) {
-                        self.withhold(f.kind);
+                if let Some(r) = self.sifs_frame.take() {
+                    if self.cfg.cts_needs_idle && matches!(r, Reply::Cts { .. } | Reply::Data) && (self.phy_busy || now < self.nav_until) {
+                        self.withhold(r.kind());
                         self.refresh_medium(now);
                         return;
                     }
-                    if f.kind == FrameKind::Data {
-                        self.phase = Phase::TxData;
-                    }
+                    let f = match r {
+                        Reply::Cts { to, duration_us } => Frame { kind: FrameKind::Cts, src: self.addr, dst: to, duration_us, seq: 0, retry: false, packet: None },
+                        Reply::Ack { to } => Frame { kind: FrameKind::Ack, src: self.addr, dst: to, duration_us: 0, seq: 0, retry: false, packet: None },
+                        Reply::Data => {
+                            // The packet has not changed since the CTS: nothing
+                            // touches `cur` while the DCF waits in SifsData.
+                            self.phase = Phase::TxData;
+                            self.data_frame()
+                        }
+                    };
                     self.transmit(f);
                 }
             }
@@ -536,8 +577,8 @@ impl Dcf {
         }
     }
 
-    fn respond_after_sifs(&mut self, now: SimTime, f: Frame) {
-        self.sifs_frame = Some(f);
+    fn respond_after_sifs(&mut self, now: SimTime, r: Reply) {
+        self.sifs_frame = Some(r);
         self.timers[MacTimer::Sifs as usize] = now + self.cfg.sifs;
     }
 
@@ -579,7 +620,9 @@ impl Dcf {
         self.use_eifs = false;
         self.on_air = Some(f.kind);
         self.stats.frames_sent += 1;
-        self.out.push(MacEvent::Transmit(f));
+        debug_assert!(self.tx_frame.is_none(), "the last frame was not taken");
+        self.tx_frame = Some(f);
+        self.out.push(MacEvent::Transmit);
     }
 
     /// The exchange completed (ACK received, or broadcast sent).

@@ -113,6 +113,8 @@ pub struct Station {
     /// Our transmission and its end.
     on_air: Option<(Frame, SimTime)>,
     out: VecDeque<MacEvent>,
+    /// The frames of the `Transmit`s in `out`, in order.
+    sent: VecDeque<Frame>,
 }
 
 impl Station {
@@ -124,7 +126,7 @@ impl Station {
 
     pub fn with_mac(seed: u64, m: &scenario::Mac) -> Station {
         let rng = Stream::new(seed, ME, Purpose::MacBackoff);
-        Station { dcf: Dcf::new(ME, MacConfig::from_scenario(m), rng), now: SimTime::ZERO, signals: 0, on_air: None, out: VecDeque::new() }
+        Station { dcf: Dcf::new(ME, MacConfig::from_scenario(m), rng), now: SimTime::ZERO, signals: 0, on_air: None, out: VecDeque::new(), sent: VecDeque::new() }
     }
 
     pub fn deadline(&self, t: MacTimer) -> Option<SimTime> {
@@ -187,11 +189,14 @@ impl Station {
         while self.dcf.has_events() {
             let evs: Vec<MacEvent> = self.dcf.take_events().collect();
             for ev in evs {
-                if let MacEvent::Transmit(f) = &ev {
+                if let MacEvent::Transmit = &ev {
+                    // The node takes the frame from the MAC (node.rs transmit).
+                    let f = self.dcf.tx_frame_slot().take().expect("a Transmit without its frame");
                     assert!(self.on_air.is_none(), "transmit while already on the air: {f:?}");
                     assert_eq!(f.src, ME, "we transmit with our own address");
-                    self.on_air = Some((f.clone(), self.now + self.dcf.airtime(f)));
+                    self.on_air = Some((f.clone(), self.now + self.dcf.airtime(&f)));
                     self.dcf.handle_medium(self.now, true);
+                    self.sent.push_back(f);
                 }
                 self.out.push_back(ev);
             }
@@ -206,7 +211,11 @@ impl Station {
 
     /// The next output, oldest first.
     pub fn next_event(&mut self) -> Option<MacEvent> {
-        self.out.pop_front()
+        let ev = self.out.pop_front();
+        if let Some(MacEvent::Transmit) = ev {
+            self.sent.pop_front();
+        }
+        ev
     }
 
     #[track_caller]
@@ -218,7 +227,8 @@ impl Station {
     #[track_caller]
     pub fn expect_transmit(&mut self, kind: FrameKind) -> Frame {
         match self.out.pop_front() {
-            Some(MacEvent::Transmit(f)) => {
+            Some(MacEvent::Transmit) => {
+                let f = self.sent.pop_front().expect("each Transmit keeps its frame");
                 assert_eq!(f.kind, kind, "transmitted {f:?}");
                 f
             }
