@@ -114,9 +114,6 @@ pub struct Node {
     /// MAC retransmissions counted when the current packet went to the MAC.
     lred_retx_base: u64,
     timers: Vec<TimerSlot>,
-    /// The MAC deadlines as last armed, kept in the node itself: every event
-    /// compares them, and this way without reading `timers`.
-    mac_armed: [SimTime; MAC_TIMERS],
     first_agent_timer: usize,
     next_uid: u64,
     /// Agents fed an input since their deadlines were last read (agents
@@ -167,7 +164,6 @@ impl Node {
             fault: None,
             lred_retx_base: 0,
             timers,
-            mac_armed: [SimTime::MAX; MAC_TIMERS],
             first_agent_timer,
             next_uid: 0,
             touched_agents: (0..n_agents as u32).collect(),
@@ -265,7 +261,7 @@ impl Node {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let lines = [&self.radio as *const _ as *const i8, self.mac.deadlines() as *const _ as *const i8, &self.mac_armed as *const _ as *const i8];
+            let lines = [&self.radio as *const _ as *const i8, self.mac.deadlines() as *const _ as *const i8, &self.timers as *const _ as *const i8];
             for p in lines {
                 // SAFETY: a prefetch of a valid address never faults or writes.
                 unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
@@ -341,7 +337,6 @@ impl Node {
                 }
                 s.at = None;
                 if slot < MAC_TIMERS {
-                    self.mac_armed[slot] = SimTime::MAX;
                     self.mac.handle_timer(now, MacTimer::from_index(slot));
                 } else if slot == ROUTER_TIMER {
                     let mut acts = std::mem::take(&mut self.route_actions);
@@ -751,9 +746,8 @@ impl Node {
     pub fn sync_timers(&mut self, ctx: &mut Ctx) {
         // Called after every event; most change no deadline, so the checks
         // stay here and the work lives in the out-of-line functions below.
-        let mac = *self.mac.deadlines();
-        if mac != self.mac_armed {
-            self.sync_mac_timers(mac, ctx);
+        if self.mac.timers_changed() {
+            self.sync_mac_timers(ctx);
         }
         if (self.router_touched && self.router_timed) || self.arp.is_some() || !self.touched_agents.is_empty() {
             self.sync_other_timers(ctx);
@@ -761,13 +755,16 @@ impl Node {
     }
 
     #[inline(never)]
-    fn sync_mac_timers(&mut self, mac: [SimTime; MAC_TIMERS], ctx: &mut Ctx) {
-        for (i, at) in mac.into_iter().enumerate() {
-            if at != self.mac_armed[i] {
-                self.arm(i, (at != SimTime::MAX).then_some(at), ctx);
-            }
+    fn sync_mac_timers(&mut self, ctx: &mut Ctx) {
+        // In timer order, as a compare of all four did: an unchanged
+        // deadline arms nothing, so the same sequence numbers are taken.
+        let mut changed = self.mac.take_changed_timers();
+        let mac = *self.mac.deadlines();
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            self.arm(i, (mac[i] != SimTime::MAX).then_some(mac[i]), ctx);
         }
-        self.mac_armed = mac;
     }
 
     #[inline(never)]

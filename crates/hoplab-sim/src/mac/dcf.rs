@@ -210,6 +210,10 @@ pub struct Dcf {
     /// Deadlines by `MacTimer`; `SimTime::MAX` when unarmed (not `Option`:
     /// the node compares all four after every event).
     timers: [SimTime; MAC_TIMERS],
+    /// Bit `i`: timer `i` was written with a new deadline since the node
+    /// last took these bits (`take_changed_timers`), so the node re-arms
+    /// only those instead of comparing all four after every event.
+    changed: u8,
     out: Vec<MacEvent>,
     pub stats: MacStats,
 }
@@ -254,6 +258,7 @@ impl Dcf {
             next_seq: 0,
             dup_cache: Vec::new(),
             timers: [SimTime::MAX; MAC_TIMERS],
+            changed: 0,
             out: Vec::new(),
             stats: MacStats::default(),
         }
@@ -278,6 +283,28 @@ impl Dcf {
     #[inline]
     pub fn deadlines(&self) -> &[SimTime; MAC_TIMERS] {
         &self.timers
+    }
+
+    /// Whether a deadline changed since `take_changed_timers`.
+    #[inline]
+    pub fn timers_changed(&self) -> bool {
+        self.changed != 0
+    }
+
+    /// The timers whose deadlines changed (bit `MacTimer as usize`), and
+    /// forget them.
+    #[inline]
+    pub fn take_changed_timers(&mut self) -> u8 {
+        std::mem::take(&mut self.changed)
+    }
+
+    #[inline(always)]
+    fn set_timer(&mut self, t: MacTimer, at: SimTime) {
+        let slot = &mut self.timers[t as usize];
+        if *slot != at {
+            *slot = at;
+            self.changed |= 1 << t as u8;
+        }
     }
 
     /// Outputs produced since the last call, oldest first.
@@ -391,7 +418,7 @@ impl Dcf {
             }
             FrameKind::Cts => {
                 if self.phase == Phase::WaitCts {
-                    self.timers[MacTimer::Timeout as usize] = SimTime::MAX;
+                    self.set_timer(MacTimer::Timeout, SimTime::MAX);
                     let cur = self.cur.as_mut().expect("waiting for CTS without a frame");
                     // §9.2.5.3: the short retry count is reset by a CTS.
                     cur.short_retries = 0;
@@ -422,7 +449,7 @@ impl Dcf {
             }
             FrameKind::Ack => {
                 if self.phase == Phase::WaitAck {
-                    self.timers[MacTimer::Timeout as usize] = SimTime::MAX;
+                    self.set_timer(MacTimer::Timeout, SimTime::MAX);
                     self.succeed();
                 }
             }
@@ -467,14 +494,14 @@ impl Dcf {
                 self.phase = Phase::WaitCts;
                 // CTSTimeout: SIFS + CTS airtime + a slot (which covers the
                 // round-trip propagation, §9.2.5.7).
-                self.timers[MacTimer::Timeout as usize] = now + self.cfg.sifs + self.cts_time + self.cfg.slot;
+                self.set_timer(MacTimer::Timeout, now + self.cfg.sifs + self.cts_time + self.cfg.slot);
             }
             Some(FrameKind::Data) if self.phase == Phase::TxData => {
                 if self.cur.as_ref().is_some_and(|c| c.next_hop == BROADCAST) {
                     self.succeed();
                 } else {
                     self.phase = Phase::WaitAck;
-                    self.timers[MacTimer::Timeout as usize] = now + self.cfg.sifs + self.ack_time + self.cfg.slot;
+                    self.set_timer(MacTimer::Timeout, now + self.cfg.sifs + self.ack_time + self.cfg.slot);
                 }
             }
             _ => {}
@@ -483,7 +510,7 @@ impl Dcf {
     }
 
     pub fn handle_timer(&mut self, now: SimTime, t: MacTimer) {
-        self.timers[t as usize] = SimTime::MAX;
+        self.set_timer(t, SimTime::MAX);
         match t {
             MacTimer::Access => {
                 self.backoff = None;
@@ -553,11 +580,12 @@ impl Dcf {
 
     /// The Nav timer: the pending reset check, else the NAV's end if ahead.
     fn arm_nav_timer(&mut self, now: SimTime) {
-        self.timers[MacTimer::Nav as usize] = match self.nav_reset_at {
+        let at = match self.nav_reset_at {
             Some(r) if r < self.nav_until => r,
             _ if self.nav_until > now => self.nav_until,
             _ => SimTime::MAX,
         };
+        self.set_timer(MacTimer::Nav, at);
     }
 
     /// ns-2: the medium is not idle (`is_idle()`) when a CTS or the DATA
@@ -579,7 +607,7 @@ impl Dcf {
 
     fn respond_after_sifs(&mut self, now: SimTime, r: Reply) {
         self.sifs_frame = Some(r);
-        self.timers[MacTimer::Sifs as usize] = now + self.cfg.sifs;
+        self.set_timer(MacTimer::Sifs, now + self.cfg.sifs);
     }
 
     fn data_frame(&self) -> Frame {
@@ -627,13 +655,15 @@ impl Dcf {
 
     /// The exchange completed (ACK received, or broadcast sent).
     fn succeed(&mut self) {
-        let cur = self.cur.take().expect("success without a frame");
+        let cur = self.cur.as_ref().expect("success without a frame");
+        let (next_hop, uid) = (cur.next_hop, cur.packet.uid);
+        self.cur = None; // dropped where it is, not moved out first
         self.phase = Phase::Idle;
         // §9.2.4: CW returns to CWmin after a successful transmission, and
         // §9.2.5.2: a backoff follows every transmission.
         self.cw = self.cfg.cw_min;
         self.backoff = Some(self.draw_backoff());
-        self.out.push(MacEvent::TxOk { next_hop: cur.next_hop, uid: cur.packet.uid });
+        self.out.push(MacEvent::TxOk { next_hop, uid });
     }
 
     /// CTS or ACK timeout: retry with a doubled window, or give up (§9.2.5.3).
@@ -700,7 +730,8 @@ impl Dcf {
     /// The medium turned busy: the backoff counts down only whole idle slots
     /// after DIFS/EIFS, then freezes (§9.2.5.2).
     fn freeze(&mut self, now: SimTime) {
-        if std::mem::replace(&mut self.timers[MacTimer::Access as usize], SimTime::MAX) != SimTime::MAX {
+        if self.timers[MacTimer::Access as usize] != SimTime::MAX {
+            self.set_timer(MacTimer::Access, SimTime::MAX);
             let start = self.idle_since + self.ifs();
             if let (Some(b), true) = (self.backoff.as_mut(), now > start) {
                 let slots = (now - start).0 / self.cfg.slot.0;
@@ -722,11 +753,12 @@ impl Dcf {
             && self.sifs_frame.is_none()
             && self.on_air.is_none()
             && self.medium_idle;
-        self.timers[MacTimer::Access as usize] = if wants {
+        let at = if wants {
             let at = self.idle_since + self.ifs() + self.cfg.slot.mul(self.backoff.unwrap_or(0) as u64);
             at.max(now)
         } else {
             SimTime::MAX
         };
+        self.set_timer(MacTimer::Access, at);
     }
 }
