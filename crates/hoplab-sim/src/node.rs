@@ -60,6 +60,12 @@ const ROUTER_TIMER: usize = MAC_TIMERS;
 /// numbers (and so their event hashes).
 const ARP_TIMER: usize = MAC_TIMERS + 1;
 
+/// `Node::touched` bits: the router was fed an input, the node has ARP,
+/// agents were fed (`touched_agents`) since their deadlines were read.
+const TOUCHED_ROUTER: u8 = 1;
+const TOUCHED_ARP: u8 = 2;
+const TOUCHED_AGENTS: u8 = 4;
+
 /// One timer. Its deadline `at` has the queue key (`key`: time, sequence
 /// number) an entry pushed when it was armed would have; the entry actually
 /// queued (`queued`, matched by `gen`) may be earlier: a timer moved later
@@ -128,11 +134,12 @@ pub struct Node {
     pub agent_reads: u64,
     /// The agent of each flow ending or starting here (the first, as a scan).
     agent_of_flow: FastMap<u32, usize>,
-    /// The router was fed an input since its deadline was last read.
-    router_touched: bool,
-    /// The router keeps timers: static routing has none, so its many
-    /// inputs never make `sync_timers` read a deadline.
-    router_timed: bool,
+    /// What `sync_timers` must read besides the MAC (`TOUCHED_*` bits),
+    /// tested as one byte after every event.
+    touched: u8,
+    /// `TOUCHED_ROUTER` if the router keeps timers, else 0: static routing
+    /// has none, so its many inputs never make `sync_timers` read a deadline.
+    router_bit: u8,
     mac_events: Vec<MacEvent>,
     route_actions: Vec<RouteAction>,
     arp_out: Vec<ArpOut>,
@@ -145,7 +152,9 @@ pub struct Node {
 impl Node {
     pub fn new(id: NodeId, radio: Radio, mut mac: Dcf, ifq: Ifq, router: Router, arp: Option<Arp>, agents: Vec<Agent>) -> Node {
         mac.promiscuous = router.promiscuous();
-        let router_timed = router.has_timers();
+        let router_bit = if router.has_timers() { TOUCHED_ROUTER } else { 0 };
+        // ARP's deadline is read after every event (its bit stays set).
+        let arp_bit = if arp.is_some() { TOUCHED_ARP } else { 0 };
         let first_agent_timer = ARP_TIMER + arp.is_some() as usize;
         let timers = vec![TimerSlot::default(); first_agent_timer + AGENT_TIMERS * agents.len()];
         // Reversed, so that the first agent of a flow is the one kept.
@@ -171,8 +180,8 @@ impl Node {
             #[cfg(test)]
             agent_reads: 0,
             agent_of_flow,
-            router_touched: true,
-            router_timed,
+            touched: router_bit | arp_bit | if n_agents > 0 { TOUCHED_AGENTS } else { 0 },
+            router_bit,
             mac_events: Vec::new(),
             route_actions: Vec::new(),
             arp_out: Vec::new(),
@@ -340,7 +349,7 @@ impl Node {
                     self.mac.handle_timer(now, MacTimer::from_index(slot));
                 } else if slot == ROUTER_TIMER {
                     let mut acts = std::mem::take(&mut self.route_actions);
-                    self.router_touched = true;
+                    self.touched |= self.router_bit;
                     self.router.handle_timeout(now, &mut acts);
                     self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
@@ -429,7 +438,7 @@ impl Node {
                 if next_hop != BROADCAST {
                     self.lred_done(false);
                     let mut acts = std::mem::take(&mut self.route_actions);
-                    self.router_touched = true;
+                    self.touched |= self.router_bit;
                     self.router.tx_ok(now, next_hop, uid, &mut acts);
                     self.apply_route_actions(&mut acts, ctx);
                     self.route_actions = acts;
@@ -444,7 +453,7 @@ impl Node {
                     return;
                 }
                 let mut acts = std::mem::take(&mut self.route_actions);
-                self.router_touched = true;
+                self.touched |= self.router_bit;
                 self.router.link_failed(now, next_hop, packet, &mut acts);
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
@@ -455,7 +464,7 @@ impl Node {
             MacEvent::Overheard { packet, .. } if matches!(packet.body, Body::Arp(_)) => {}
             MacEvent::Overheard { from, to, packet } => {
                 let mut acts = std::mem::take(&mut self.route_actions);
-                self.router_touched = true;
+                self.touched |= self.router_bit;
                 self.router.overhear(now, from, to, &packet, &mut acts);
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
@@ -517,7 +526,7 @@ impl Node {
         }
         self.trace_packet(ctx, Layer::Rtr, What::Recv, &p);
         let mut acts = std::mem::take(&mut self.route_actions);
-        self.router_touched = true;
+        self.touched |= self.router_bit;
         self.router.heard(now, from, &p, &mut acts);
         match &p.body {
             Body::Routing(_) => self.router.receive(now, from, p, &mut acts),
@@ -545,7 +554,7 @@ impl Node {
                     if let Some(f) = self.fault.as_mut() {
                         f.apply(&mut p);
                     }
-                    self.router_touched = true;
+                    self.touched |= self.router_bit;
                     self.router.route(now, p, &mut acts);
                 }
             }
@@ -575,7 +584,7 @@ impl Node {
         packet.ttl = ttl;
         self.trace_packet(ctx, Layer::Agt, What::Send, &packet);
         let mut acts = std::mem::take(&mut self.route_actions);
-        self.router_touched = true;
+        self.touched |= self.router_bit;
         if dst == self.id {
             // Addressed to its own node: delivered at once, as a loopback.
             self.deliver_ext(now, packet);
@@ -602,7 +611,7 @@ impl Node {
                 let mark = acts.len();
                 let packet = Packet::new(uid, self.id, dst, body, now);
                 self.trace_packet(ctx, Layer::Agt, What::Send, &packet);
-                self.router_touched = true;
+                self.touched |= self.router_bit;
                 self.router.route(now, packet, &mut acts);
                 let sent = acts[mark..].iter().any(|a| matches!(a, RouteAction::Send { packet, .. } if packet.uid == uid));
                 if !sent {
@@ -654,7 +663,7 @@ impl Node {
                         self.drop_packet(ctx, DropReason::Cbk, p);
                     }
                     let mut more = Vec::new();
-                    self.router_touched = true;
+                    self.touched |= self.router_bit;
                     self.router.reclaimed(now, next_hop, packets, &mut more);
                     self.apply_route_actions(&mut more, ctx);
                 }
@@ -715,7 +724,7 @@ impl Node {
                         // ns-2 arp.cc: the held packet goes to the transmit-
                         // failure callback, routing's link-failure handler.
                         let mut acts = std::mem::take(&mut self.route_actions);
-                        self.router_touched = true;
+                        self.touched |= self.router_bit;
                         self.router.link_failed(now, next_hop, packet, &mut acts);
                         self.apply_route_actions(&mut acts, ctx);
                         self.route_actions = acts;
@@ -749,7 +758,7 @@ impl Node {
         if self.mac.timers_changed() {
             self.sync_mac_timers(ctx);
         }
-        if (self.router_touched && self.router_timed) || self.arp.is_some() || !self.touched_agents.is_empty() {
+        if self.touched != 0 {
             self.sync_other_timers(ctx);
         }
     }
@@ -769,7 +778,8 @@ impl Node {
 
     #[inline(never)]
     fn sync_other_timers(&mut self, ctx: &mut Ctx) {
-        if std::mem::take(&mut self.router_touched) && self.router_timed {
+        if self.touched & TOUCHED_ROUTER != 0 {
+            self.touched &= !TOUCHED_ROUTER;
             let r = self.router.poll_timeout();
             self.arm(ROUTER_TIMER, r, ctx);
         }
@@ -777,9 +787,10 @@ impl Node {
             let t = arp.poll_timeout();
             self.arm(ARP_TIMER, t, ctx);
         }
-        if self.touched_agents.is_empty() {
+        if self.touched & TOUCHED_AGENTS == 0 {
             return;
         }
+        self.touched &= !TOUCHED_AGENTS;
         // In agent order, as when every agent was re-read: an unchanged
         // deadline arms nothing, so the same sequence numbers are taken.
         let mut touched = std::mem::take(&mut self.touched_agents);
@@ -808,6 +819,7 @@ impl Node {
     fn touch_agent(&mut self, k: usize) {
         if !self.agent_touched[k] {
             self.agent_touched[k] = true;
+            self.touched |= TOUCHED_AGENTS;
             self.touched_agents.push(k as u32);
         }
     }
