@@ -25,12 +25,24 @@ pub enum Event {
 }
 
 impl Event {
+    // The codes of a wave's events, for the world's loop, which knows the
+    // kind without an `Event` to match on.
+    pub const TX_END_CODE: u64 = 3;
+    #[inline(always)]
+    pub fn rx_start_code(tx: u32) -> u64 {
+        1 | (tx as u64) << 8
+    }
+    #[inline(always)]
+    pub fn rx_end_code(tx: u32) -> u64 {
+        2 | (tx as u64) << 8
+    }
+
     /// A small code for the event hash of the determinism check.
     pub fn code(&self) -> u64 {
         match *self {
-            Event::RxStart { tx, .. } => 1 | (tx as u64) << 8,
-            Event::RxEnd { tx } => 2 | (tx as u64) << 8,
-            Event::TxEnd => 3,
+            Event::RxStart { tx, .. } => Self::rx_start_code(tx),
+            Event::RxEnd { tx } => Self::rx_end_code(tx),
+            Event::TxEnd => Self::TX_END_CODE,
             Event::Timer { slot, .. } => 4 | (slot as u64) << 8,
             Event::Move => 5,
             Event::Wave { .. } => unreachable!("a wave is delivered as RxStart or RxEnd"),

@@ -280,92 +280,119 @@ impl Node {
 
     /// Handle one event. Returns false if it was a stale timer.
     pub fn handle(&mut self, ev: Event, ctx: &mut Ctx) -> bool {
-        let now = ctx.now;
         match ev {
-            Event::RxStart { tx, power, sensed, interferes } => {
-                let was = self.radio.busy();
-                let airtime = ctx.txs.airtime(tx);
-                let captured = self.radio.signal_start(tx, power, sensed, interferes, now + airtime);
-                if self.radio.busy() != was {
-                    self.mac.handle_medium(now, true);
-                }
-                if captured {
-                    self.mac.handle_captured(now, airtime);
-                }
-            }
-            Event::RxEnd { tx } => {
-                let outcome = self.radio.signal_end(tx);
-                if ctx.tap.is_some() {
-                    self.trace_rx_end(ctx, tx, outcome);
-                }
-                let frame = ctx.txs.get(tx);
-                match outcome {
-                    RxOutcome::Ok => self.mac.handle_rx(now, frame),
-                    RxOutcome::Collision => {
-                        if frame.dst == self.id || frame.dst == BROADCAST {
-                            self.stats.rx_collisions += 1;
-                            let ptype = frame.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
-                            // Counted, not traced again: the tap had it as PHY "col" above.
-                            *self.stats.drops.entry((DropReason::Col, ptype)).or_insert(0) += 1;
-                        }
-                        self.mac.handle_rx_error(now);
-                    }
-                    RxOutcome::TooWeak => self.mac.handle_rx_error(now),
-                    RxOutcome::NotLocked => {}
-                }
-                ctx.txs.release(tx);
-                // The MAC already knows the medium is busy; tell it only when
-                // this was the last signal (handle_rx/_error re-read the NAV).
-                if !self.radio.busy() {
-                    self.mac.handle_medium(now, false);
-                }
-            }
-            Event::TxEnd => {
-                self.radio.end_tx();
-                if !self.radio.busy() {
-                    self.mac.handle_medium(now, false);
-                }
-                self.mac.handle_tx_end(now);
-            }
+            Event::RxStart { tx, power, sensed, interferes } => self.rx_start(tx, power, sensed, interferes, ctx),
+            Event::RxEnd { tx } => self.rx_end(tx, ctx),
+            Event::TxEnd => self.tx_end(ctx),
             Event::Move | Event::Wave { .. } => unreachable!("the world handles mobility and waves"),
-            Event::Timer { slot, gen } => {
-                let slot = slot as usize;
-                let s = &mut self.timers[slot];
-                if s.gen != gen {
-                    return false; // an earlier entry replaced this one
+            Event::Timer { slot, gen } => return self.timer(slot, gen, ctx),
+        }
+        true
+    }
+
+    // One function per kind of event, each ending with `pump`: the world's
+    // loop calls them straight from a wave's step, not through `handle`'s
+    // second match on the event.
+
+    /// The first bit of transmission `tx` arrives.
+    #[inline(always)]
+    pub fn rx_start(&mut self, tx: u32, power: f64, sensed: bool, interferes: bool, ctx: &mut Ctx) {
+        let now = ctx.now;
+        let was = self.radio.busy();
+        let airtime = ctx.txs.airtime(tx);
+        let captured = self.radio.signal_start(tx, power, sensed, interferes, now + airtime);
+        if self.radio.busy() != was {
+            self.mac.handle_medium(now, true);
+        }
+        if captured {
+            self.mac.handle_captured(now, airtime);
+        }
+        self.pump(ctx);
+    }
+
+    /// The last bit of transmission `tx` arrives.
+    #[inline(always)]
+    pub fn rx_end(&mut self, tx: u32, ctx: &mut Ctx) {
+        let now = ctx.now;
+        let outcome = self.radio.signal_end(tx);
+        if ctx.tap.is_some() {
+            self.trace_rx_end(ctx, tx, outcome);
+        }
+        let frame = ctx.txs.get(tx);
+        match outcome {
+            RxOutcome::Ok => self.mac.handle_rx(now, frame),
+            RxOutcome::Collision => {
+                if frame.dst == self.id || frame.dst == BROADCAST {
+                    self.stats.rx_collisions += 1;
+                    let ptype = frame.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
+                    // Counted, not traced again: the tap had it as PHY "col" above.
+                    *self.stats.drops.entry((DropReason::Col, ptype)).or_insert(0) += 1;
                 }
-                let queued = s.queued.take();
-                if s.at.is_none() {
-                    return false; // cancelled
-                }
-                if queued != Some(s.key) {
-                    // Moved later since this entry was queued: on to its key.
-                    s.queued = Some(s.key);
-                    ctx.queue.push_seq(s.key.0, Phase::Timer, self.id, s.key.1, Event::Timer { slot: slot as u16, gen });
-                    return false;
-                }
-                s.at = None;
-                if slot < MAC_TIMERS {
-                    self.mac.handle_timer(now, MacTimer::from_index(slot));
-                } else if slot == ROUTER_TIMER {
-                    let mut acts = std::mem::take(&mut self.route_actions);
-                    self.touched |= self.router_bit;
-                    self.router.handle_timeout(now, &mut acts);
-                    self.apply_route_actions(&mut acts, ctx);
-                    self.route_actions = acts;
-                } else if slot < self.first_agent_timer {
-                    let mut out = std::mem::take(&mut self.arp_out);
-                    self.arp.as_mut().expect("ARP timer without ARP").handle_timeout(now, &mut out);
-                    self.apply_arp_out(&mut out, ctx);
-                    self.arp_out = out;
-                } else {
-                    let first = self.first_agent_timer;
-                    let k = (slot - first) / AGENT_TIMERS;
-                    self.agents[k].handle_timer(now, (slot - first) % AGENT_TIMERS);
-                    self.touch_agent(k);
-                    self.agent_output(k, ctx);
-                }
+                self.mac.handle_rx_error(now);
             }
+            RxOutcome::TooWeak => self.mac.handle_rx_error(now),
+            RxOutcome::NotLocked => {}
+        }
+        ctx.txs.release(tx);
+        // The MAC already knows the medium is busy; tell it only when
+        // this was the last signal (handle_rx/_error re-read the NAV).
+        if !self.radio.busy() {
+            self.mac.handle_medium(now, false);
+        }
+        self.pump(ctx);
+    }
+
+    /// Our own transmission ends.
+    #[inline(always)]
+    pub fn tx_end(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now;
+        self.radio.end_tx();
+        if !self.radio.busy() {
+            self.mac.handle_medium(now, false);
+        }
+        self.mac.handle_tx_end(now);
+        self.pump(ctx);
+    }
+
+    /// Timer `slot` fires, unless re-armed since (`gen`); false if stale.
+    #[inline(always)]
+    fn timer(&mut self, slot: u16, gen: u32, ctx: &mut Ctx) -> bool {
+        let now = ctx.now;
+        let slot = slot as usize;
+        let s = &mut self.timers[slot];
+        if s.gen != gen {
+            return false; // an earlier entry replaced this one
+        }
+        let queued = s.queued.take();
+        if s.at.is_none() {
+            return false; // cancelled
+        }
+        if queued != Some(s.key) {
+            // Moved later since this entry was queued: on to its key.
+            s.queued = Some(s.key);
+            ctx.queue.push_seq(s.key.0, Phase::Timer, self.id, s.key.1, Event::Timer { slot: slot as u16, gen });
+            return false;
+        }
+        s.at = None;
+        if slot < MAC_TIMERS {
+            self.mac.handle_timer(now, MacTimer::from_index(slot));
+        } else if slot == ROUTER_TIMER {
+            let mut acts = std::mem::take(&mut self.route_actions);
+            self.touched |= self.router_bit;
+            self.router.handle_timeout(now, &mut acts);
+            self.apply_route_actions(&mut acts, ctx);
+            self.route_actions = acts;
+        } else if slot < self.first_agent_timer {
+            let mut out = std::mem::take(&mut self.arp_out);
+            self.arp.as_mut().expect("ARP timer without ARP").handle_timeout(now, &mut out);
+            self.apply_arp_out(&mut out, ctx);
+            self.arp_out = out;
+        } else {
+            let first = self.first_agent_timer;
+            let k = (slot - first) / AGENT_TIMERS;
+            self.agents[k].handle_timer(now, (slot - first) % AGENT_TIMERS);
+            self.touch_agent(k);
+            self.agent_output(k, ctx);
         }
         self.pump(ctx);
         true

@@ -701,7 +701,7 @@ impl Engine<'_> {
     fn dispatch(&mut self, t: SimTime, node: NodeId, ev: Event) {
         *self.now = t;
         self.ctx.now = t;
-        let (node, ev) = match ev {
+        let code = match ev {
             Event::Move => {
                 self.move_node(node);
                 return;
@@ -714,14 +714,36 @@ impl Engine<'_> {
                     // wait on memory more than they compute).
                     self.nodes[n as usize].prefetch();
                 }
-                (node, ev)
+                // The node's handler for the kind, called straight from
+                // the step (not through `Node::handle`'s match).
+                let n = &mut self.nodes[node as usize];
+                let code = match ev {
+                    Event::RxStart { tx, power, sensed, interferes } => {
+                        n.rx_start(tx, power, sensed, interferes, &mut self.ctx);
+                        Event::rx_start_code(tx)
+                    }
+                    Event::RxEnd { tx } => {
+                        n.rx_end(tx, &mut self.ctx);
+                        Event::rx_end_code(tx)
+                    }
+                    _ => {
+                        n.tx_end(&mut self.ctx);
+                        Event::TX_END_CODE
+                    }
+                };
+                *self.events += 1;
+                *self.hash = mix_hash(*self.hash, t, node, code);
+                return;
             }
-            ev => (node, ev),
+            ev => {
+                if !self.nodes[node as usize].handle(ev, &mut self.ctx) {
+                    return; // a stale timer: not an event
+                }
+                ev.code()
+            }
         };
-        if self.nodes[node as usize].handle(ev, &mut self.ctx) {
-            *self.events += 1;
-            *self.hash = mix_hash(*self.hash, t, node, ev.code());
-        }
+        *self.events += 1;
+        *self.hash = mix_hash(*self.hash, t, node, code);
     }
 
     fn move_node(&mut self, node: NodeId) {
