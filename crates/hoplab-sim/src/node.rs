@@ -319,6 +319,10 @@ impl Node {
             self.trace_rx_end(ctx, tx, outcome);
         }
         let frame = ctx.txs.get(tx);
+        let busy = self.radio.busy();
+        if outcome != RxOutcome::NotLocked {
+            self.mac.phy_after_end(busy);
+        }
         match outcome {
             RxOutcome::Ok => self.mac.handle_rx(now, frame),
             RxOutcome::Collision => {
@@ -331,14 +335,12 @@ impl Node {
                 self.mac.handle_rx_error(now);
             }
             RxOutcome::TooWeak => self.mac.handle_rx_error(now),
+            // The MAC already knows the medium is busy; tell it only when
+            // this was the last signal.
+            RxOutcome::NotLocked if !busy => self.mac.handle_medium(now, false),
             RxOutcome::NotLocked => {}
         }
         ctx.txs.release(tx);
-        // The MAC already knows the medium is busy; tell it only when
-        // this was the last signal (handle_rx/_error re-read the NAV).
-        if !self.radio.busy() {
-            self.mac.handle_medium(now, false);
-        }
         self.pump(ctx);
     }
 
@@ -347,9 +349,7 @@ impl Node {
     pub fn tx_end(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
         self.radio.end_tx();
-        if !self.radio.busy() {
-            self.mac.handle_medium(now, false);
-        }
+        self.mac.phy_after_end(self.radio.busy());
         self.mac.handle_tx_end(now);
         self.pump(ctx);
     }

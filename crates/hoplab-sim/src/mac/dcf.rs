@@ -373,6 +373,17 @@ impl Dcf {
         self.schedule_access(now);
     }
 
+    /// The carrier sense the radio is left with when a reception or our
+    /// transmission ends, given before that end is handled
+    /// (`handle_rx`, `handle_rx_error`, `handle_tx_end`), whose closing
+    /// medium refresh then reads it. The same as the end followed by
+    /// `handle_medium(now, busy)`: none of them reads the carrier sense
+    /// before that refresh, and a refresh while the radio is still busy
+    /// changes nothing. One refresh instead of two.
+    pub fn phy_after_end(&mut self, busy: bool) {
+        self.phy_busy = busy;
+    }
+
     /// Physical carrier sense changed (or was re-read).
     pub fn handle_medium(&mut self, now: SimTime, phy_busy: bool) {
         self.phy_busy = phy_busy;

@@ -4,10 +4,12 @@
 //! `Station` owns a `Dcf`, the current time and the state of the physical
 //! carrier sense, and it calls the DCF in the node's order (`node.rs`):
 //! - after a `MacEvent::Transmit` the node calls `handle_medium(now, true)`;
-//! - at the end of our transmission, `handle_medium(now, busy)` then
+//! - at the end of our transmission, `phy_after_end(busy)` then
 //!   `handle_tx_end(now)`;
-//! - at the start of a sensed signal `handle_medium(now, true)`; at its end
-//!   `handle_rx` (or `handle_rx_error`) then `handle_medium(now, busy)`.
+//! - at the start of a sensed signal `handle_medium(now, true)`; at the end
+//!   of a signal the receiver held, `phy_after_end(busy)` then `handle_rx`
+//!   (or `handle_rx_error`); at the end of one it did not hold, when it was
+//!   the last, `handle_medium(now, false)`.
 //!
 //! The driver is strict: `advance_to` refuses to jump over a pending timer
 //! or over the end of our own transmission, and a signal cannot start while
@@ -267,7 +269,7 @@ impl Station {
         let (f, end) = self.on_air.clone().expect("nothing on the air");
         self.advance_to(end);
         self.on_air = None;
-        self.dcf.handle_medium(end, self.signals > 0);
+        self.dcf.phy_after_end(self.signals > 0);
         self.dcf.handle_tx_end(end);
         self.pump();
         f
@@ -290,12 +292,19 @@ impl Station {
     fn signal_end(&mut self, outcome: Option<Result<&Frame, ()>>) {
         assert!(self.signals > 0, "no signal to end");
         self.signals -= 1;
+        let busy = self.signals > 0;
         match outcome {
-            Some(Ok(f)) => self.dcf.handle_rx(self.now, f),
-            Some(Err(())) => self.dcf.handle_rx_error(self.now),
+            Some(Ok(f)) => {
+                self.dcf.phy_after_end(busy);
+                self.dcf.handle_rx(self.now, f);
+            }
+            Some(Err(())) => {
+                self.dcf.phy_after_end(busy);
+                self.dcf.handle_rx_error(self.now);
+            }
+            None if !busy => self.dcf.handle_medium(self.now, false),
             None => {}
         }
-        self.dcf.handle_medium(self.now, self.signals > 0);
         self.pump();
     }
 
