@@ -70,9 +70,48 @@ def _stop(pool: ProcessPoolExecutor, futures: Sequence[Future]) -> None:
     for f in futures:
         f.cancel()
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    # shutdown() forgets these two
+    results = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     for p in procs:
         if p.is_alive():
             p.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         p.join(timeout=5)
+    _unblock_result_reader(results, procs)
+    if manager is not None:
+        manager.join(timeout=2)
+        if manager.is_alive():
+            _stuck.append(manager)
+
+
+#: Executor manager threads still alive after their pool was stopped: the
+#: interpreter's exit would wait for them forever, so the command line ends
+#: its process without that wait (`cli._app.main`).
+_stuck: list[threading.Thread] = []
+
+
+def exit_would_hang() -> bool:
+    """Whether a stopped pool left a manager thread that the interpreter's
+    exit would join forever."""
+    return any(t.is_alive() for t in _stuck)
+
+
+def _unblock_result_reader(results: Any, procs: Sequence[Any]) -> None:
+    """A worker terminated while it wrote its result leaves half a message
+    in the result pipe. The executor's manager thread then waits in recv()
+    for the rest, which never comes, and never sees end-of-file either,
+    because this process holds the pipe's write end too; the interpreter's
+    exit joins that thread (CPython 3.11 concurrent/futures/process.py,
+    wait_result_broken_or_wakeup, _python_exit), so the process printed
+    "interrupted" and hung. Once every worker is gone nothing writes there:
+    closing our write end turns the wait into EOF, which the manager thread
+    takes for a broken pool and ends."""
+    writer = getattr(results, "_writer", None)
+    if writer is None or any(p.is_alive() for p in procs):
+        return
+    try:
+        writer.close()
+    except OSError:
+        pass

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -43,6 +44,14 @@ def main(argv: list[str] | None = None, *, restore_sigint: bool = False) -> NoRe
     # the interpreter's teardown (exit -2 with no message, or "Exception
     # ignored" from an atexit hook), so ignore it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pool = sys.modules.get("hoplab._pool")  # imported only if a local pool ran
+    if pool is not None and pool.exit_would_hang():
+        # A worker pool stopped by Ctrl-C left CPython's manager thread
+        # waiting on a pipe for good (_pool._stop); the store is closed and
+        # the line printed, so leave without the exit's join of that thread.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     sys.exit(status)
 
 
