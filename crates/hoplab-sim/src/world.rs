@@ -264,7 +264,6 @@ impl World {
         Engine {
             nodes: &mut self.nodes,
             movers: &mut self.movers,
-            now: &mut self.now,
             events: &mut self.events,
             hash: &mut self.hash,
             prefetch: self.prefetch,
@@ -308,6 +307,7 @@ impl World {
     #[inline(never)]
     pub fn step_one(&mut self) {
         if let Some((t, node, ev)) = self.queue.pop() {
+            self.now = t; // the run loop sets it only where it stops
             self.engine().dispatch(t, node, ev);
         }
     }
@@ -687,7 +687,6 @@ pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, 
 struct Engine<'w> {
     nodes: &'w mut [Node],
     movers: &'w mut [Mover],
-    now: &'w mut SimTime,
     events: &'w mut u64,
     hash: &'w mut u64,
     prefetch: bool,
@@ -699,7 +698,6 @@ impl Engine<'_> {
     /// emulation's step (`step_one`); inlined so the loop compiles as before.
     #[inline(always)]
     fn dispatch(&mut self, t: SimTime, node: NodeId, ev: Event) {
-        *self.now = t;
         self.ctx.now = t;
         let code = match ev {
             Event::Move => {

@@ -197,7 +197,7 @@ pub struct Dcf {
     cur: Option<Outgoing>,
     /// A response to send after SIFS (CTS, ACK, or our DATA after a CTS),
     /// its frame built when it goes out (no frame copied in and out here).
-    sifs_frame: Option<Reply>,
+    sifs_reply: Option<Reply>,
     /// What our ongoing transmission is.
     on_air: Option<FrameKind>,
     /// The frame of the last `Transmit`, until the node moves it onto the
@@ -252,7 +252,7 @@ impl Dcf {
             backoff: None,
             phase: Phase::Idle,
             cur: None,
-            sifs_frame: None,
+            sifs_reply: None,
             on_air: None,
             tx_frame: None,
             next_seq: 0,
@@ -422,7 +422,7 @@ impl Dcf {
                 // ns-2 recvRTS checks only tx_state_ and pktCTRL_; the medium
                 // (NAV included) is checked when the CTS is due (check_pktCTRL).
                 let nav_ok = self.cfg.cts_needs_idle || now >= self.nav_until;
-                if self.phase == Phase::Idle && self.sifs_frame.is_none() && nav_ok {
+                if self.phase == Phase::Idle && self.sifs_reply.is_none() && nav_ok {
                     let dur = frame.duration_us.saturating_sub(dur_us_ceil(self.cfg.sifs + self.cts_time));
                     self.respond_after_sifs(now, Reply::Cts { to: frame.src, duration_us: dur });
                 }
@@ -439,7 +439,7 @@ impl Dcf {
             }
             FrameKind::Data => {
                 // §9.2.8: every unicast data frame is acknowledged after SIFS.
-                if self.sifs_frame.is_none() {
+                if self.sifs_reply.is_none() {
                     self.respond_after_sifs(now, Reply::Ack { to: frame.src });
                 }
                 let p = frame.packet.as_ref().expect("data frame without packet");
@@ -531,7 +531,7 @@ impl Dcf {
             }
             MacTimer::Timeout => self.fail(now),
             MacTimer::Sifs => {
-                if let Some(r) = self.sifs_frame.take() {
+                if let Some(r) = self.sifs_reply.take() {
                     if self.cfg.cts_needs_idle && matches!(r, Reply::Cts { .. } | Reply::Data) && (self.phy_busy || now < self.nav_until) {
                         self.withhold(r.kind());
                         self.refresh_medium(now);
@@ -617,7 +617,7 @@ impl Dcf {
     }
 
     fn respond_after_sifs(&mut self, now: SimTime, r: Reply) {
-        self.sifs_frame = Some(r);
+        self.sifs_reply = Some(r);
         self.set_timer(MacTimer::Sifs, now + self.cfg.sifs);
     }
 
@@ -761,7 +761,7 @@ impl Dcf {
     fn schedule_access(&mut self, now: SimTime) {
         let wants = (self.cur.is_some() || self.backoff.is_some())
             && self.phase == Phase::Idle
-            && self.sifs_frame.is_none()
+            && self.sifs_reply.is_none()
             && self.on_air.is_none()
             && self.medium_idle;
         let at = if wants {
