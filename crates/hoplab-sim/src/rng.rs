@@ -19,6 +19,8 @@ pub enum Purpose {
     Mobility = 6,
     /// LRED marking draws (net/lred.rs), only when LRED is on.
     Lred = 7,
+    /// A CBR source's interval jitter (ns-2 `random_`, app/cbr.rs), per flow.
+    CbrJitter = 8,
 }
 
 /// A deterministic random stream.

@@ -136,6 +136,12 @@ impl World {
                         let dist = f.distribution.unwrap_or(crate::scenario::OnOffDistribution::Exponential);
                         src = src.with_onoff(onoff::OnOff::new(on, off, dist, app_stream(seed, flow)));
                     }
+                    if f.jitter == Some(true) {
+                        src = src.with_jitter(Stream::new(seed, 0x8000_0000 | flow, Purpose::CbrJitter));
+                    }
+                    if let Some(n) = f.max_packets {
+                        src = src.with_max_packets(n);
+                    }
                     agents[f.src as usize].push(Agent::Cbr(src));
                     agents[f.dst as usize].push(Agent::UdpSink(cbr::UdpSink::new(flow, f.src)));
                 }

@@ -335,6 +335,8 @@ pub const FIELDS: &[Field] = &[
     d(n("flows[].packet_size_bytes", "integer", "bytes", Range::closed(1.0, 65_507.0, "1 byte to the UDP maximum payload (65535 - 28)"), "ns-2 Application/Traffic/CBR (512)", "cbr: payload per packet"), "512"),
     d(n("flows[].on_s", "float", S, Range::closed(1e-6, 1e7, "a microsecond to the longest run"), "ns-2 Application/Traffic/Exponential burst_time_", "cbr: mean (or fixed) on period"), "always on"),
     d(n("flows[].off_s", "float", S, Range::closed(0.0, 1e7, "none to the longest run"), "ns-2 Application/Traffic/Exponential idle_time_", "cbr: mean (or fixed) off period"), "always on"),
+    d(o("flows[].jitter", "bool", "ns-2 Application/Traffic/CBR random_ (cbr_traffic.cc CBR_Traffic::next_interval)", "cbr: each gap between packets is interval x (1 + U(-0.5, 0.5)); not with on_s/off_s"), "false"),
+    d(n("flows[].max_packets", "integer", "packets", Range::closed(1.0, 1e15, "at least one (ns-2 sends one packet even for maxpkts_ 0); 1e15 is beyond any run"), "ns-2 Application/Traffic/CBR maxpkts_ (cbr_traffic.cc CBR_Traffic::next_interval)", "cbr: the source stops after this many packets"), "unlimited"),
     d(o("flows[].distribution", "\"exponential\" | \"fixed\"", "ns-2 Application/Traffic/Exponential", "cbr on-off: how on and off periods are drawn"), "exponential"),
     d(n("flows[].downloads", "integer", "downloads", Range::closed(1.0, 100_000.0, "at least one; 100,000 is far beyond a browsing session"), "seed 002 §8.6 (15)", "www: most downloads in the session"), "15"),
     d(n("flows[].think_shape", "float", "", Range::closed(0.1, 100.0, "a Pareto shape; below 0.1 the tail exceeds any run"), "our choice: SURGE (Barford & Crovella 1998) inactive OFF", "www: Pareto shape of the think time"), "1.5"),
