@@ -54,7 +54,7 @@ def _mbps(t: str, what: str) -> float:
 
 
 def _us(t: str, what: str) -> float:
-    return parse_time(t, what) * 1e6
+    return round(parse_time(t, what) * 1e6, 6)  # 25us is 25.0, not 24.999999999999996
 
 
 def _us_int(t: str, what: str) -> int:
@@ -241,8 +241,10 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     FIX(TCP, "T_SRTT_BITS", "3", "srtt scaled by 8"),
     FIX(TCP, "T_RTTVAR_BITS", "2", "rttvar scaled by 4"),
     FIX(TCP, "rttvar_exp_", "2", "RTO = srtt + 4 rttvar"),
-    IGN(TCP, "sport_", "0", _PORT), IGN(TCP, "dport_", "0", _PORT),
-    IGN(TCP, "class_", "0", _NAM), IGN(TCP, "fid_", "0", _NAM), IGN(TCP, "prio_", "0", _NAM),
+    # every agent's (ns-default.tcl `Agent set ...`; subclasses inherit them)
+    IGN("Agent", "sport_", "", _PORT), IGN("Agent", "dport_", "", _PORT),  # no default: bound per object
+    IGN("Agent", "class_", "0", _NAM), IGN("Agent", "fid_", "0", _NAM), IGN("Agent", "prio_", "0", _NAM),
+    IGN("Agent", "flags_", "0", "IP flags: no hoplab model reads them"),
     IGN(TCP, "trace_all_oneline_", "false", "trace formatting only"),
     # --- TCP sinks (tcp/tcp-sink.cc) ---
     FIX("Agent/TCPSink", "packetSize_", "40", "an ACK is 40 bytes at IP"),
@@ -264,11 +266,8 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     F(EXP, "idle_time_", ".5", "flows[].off_s", _s, _w_s, "expoo.cc offtime_"),
     IGN("Agent/UDP", "packetSize_", "1000", "the largest UDP datagram before ns-2 splits an application's "
         "message; CBR packets are smaller (checked in build.py)"),
-    IGN("Agent/UDP", "sport_", "0", _PORT), IGN("Agent/UDP", "dport_", "0", _PORT),
-    IGN("Agent/UDP", "class_", "0", _NAM), IGN("Agent/UDP", "fid_", "0", _NAM),
     IGN("Agent/CBR", "sport_", "0", _PORT), IGN("Agent/CBR", "dport_", "0", _PORT),
     IGN("Agent/Null", "sport_", "0", _PORT), IGN("Agent/Null", "dport_", "0", _PORT),
-    IGN("Agent/LossMonitor", "sport_", "0", _PORT), IGN("Agent/LossMonitor", "dport_", "0", _PORT),
     # --- the simulator's trace switches (ns-lib.tcl) are node-config options, read there ---
 )
 

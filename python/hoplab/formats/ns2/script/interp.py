@@ -67,6 +67,7 @@ class SafeTcl:
         self.exited: int | None = None  # exit status once the script called exit
         self.files: dict[str, OutFile] = {}
         self.event_loc: Location | None = None  # where the $ns_ at of the running event was
+        self.floor = 0  # frames at or below this level are the caller of $ns_ run, not the event
         self._n = 0
         self._shown_cache: dict[str, str] = {}
         self._deadline = time.monotonic() + time_limit_s
@@ -79,7 +80,7 @@ class SafeTcl:
                          ("exit", self._exit), ("file", self._file)):
             self.alias(name, fn)
         # The innermost frame read from a file (one call from Python per question).
-        self._eval("proc __hoplab_where {} { for {set l [expr {[info frame] - 1}]} {$l > 0} {incr l -1} { "
+        self._eval("proc __hoplab_where {floor} { for {set l [expr {[info frame] - 1}]} {$l > $floor} {incr l -1} { "
                    "set f [info frame $l]; if {[dict exists $f file] && [dict exists $f line]} { "
                    "return [list [dict get $f file] [dict get $f line]] } }; return {} }")
         # Tcl's own source, so that errors and info frame name the file and line.
@@ -125,7 +126,7 @@ class SafeTcl:
         """The file and line of the script command running now: the innermost
         frame that comes from a file, else the `$ns_ at` of the running event."""
         try:
-            found = self.tcl.splitlist(self._eval("__hoplab_where"))
+            found = self.tcl.splitlist(self._eval(f"__hoplab_where {self.floor}"))
         except tkinter.TclError:
             found = ()
         if len(found) == 2:
@@ -144,6 +145,10 @@ class SafeTcl:
             self._shown_cache[file] = hit
         return hit
 
+    def eval_setup(self, script: str) -> None:
+        """hoplab's own Tcl (not the user's): errors here are bugs."""
+        self._eval(script)
+
     def set_global(self, name: str, value: str) -> None:
         self.tcl.call("interp", "eval", self.child, f"set ::{name} {{{value}}}" if " " not in value else
                       f"set ::{name} [list {value}]")
@@ -156,15 +161,17 @@ class SafeTcl:
     def eval_script(self, script: str, loc: Location | None = None) -> None:
         """Evaluate ``script`` at the global level (as ns-2 runs an `$ns_ at`
         event); raises ScriptError for any failure."""
-        prev = self.event_loc
+        prev, prev_floor = self.event_loc, self.floor
         if loc is not None:
             self.event_loc = loc
+            # the frames below the event's own are the `$ns_ run` line's
+            self.floor = int(self._eval("info frame")) - 1
         try:
             self.tcl.call("interp", "eval", self.child, script)
         except tkinter.TclError as e:
             self._failed(e, loc)
         finally:
-            self.event_loc = prev
+            self.event_loc, self.floor = prev, prev_floor
         if self.pending is not None:  # refused inside a `catch`: still refused
             raise self.pending
 

@@ -113,7 +113,10 @@ class Ns2World:
         tcl.alias("unknown", self._unknown)
         tcl.alias("create-god", self._create_god)
         tcl.alias("ns-random", self._ns_random)
-        tcl.alias("Class", self._refuse_class)
+        tcl.alias("Class", self._class)
+        from importlib.resources import files
+
+        tcl.eval_setup(files(__package__).joinpath("otcl.tcl").read_text())
         self.rng = self._make("RNG", "RNG")
         tcl.set_global("defaultRNG", self.rng.name)
 
@@ -146,6 +149,8 @@ class Ns2World:
         if not args:
             raise self.fail("new needs a class name")
         cls, rest = args[0], args[1:]
+        if self._user_class(cls):
+            return str(self.t.tcl.call("interp", "eval", self.t.child, ["::__oo::new", cls, *rest]))
         if cls == "Simulator":
             if self.sim is not None:
                 raise self.fail("a second Simulator: ns-2 has one (Simulator instance)")
@@ -198,9 +203,27 @@ class Ns2World:
             raise self.fail(f"seed {text}: must not be negative")
         self.m.seed, self.m.seed_loc = v, self.where()
 
-    def _refuse_class(self, *args: str) -> None:
-        raise self.fail(f"Class {' '.join(args)[:60]}: OTcl class definitions are not run by hoplab's script "
-                        "interpreter (it models ns-2's own classes; a class that overrides them cannot be)")
+    def _class(self, *args: str) -> str:
+        """`Class Name ?-superclass Base?`: a script's own OTcl class (otcl.tcl),
+        as ns-2's test suites define them; one that extends an ns-2 class
+        would override ns-2's behaviour, and is refused."""
+        if not args:
+            raise self.fail("Class needs a name")
+        name, rest = args[0], list(args[1:])
+        super_ = ""
+        if rest[:1] == ["-superclass"] and len(rest) == 2:
+            super_ = rest[1]
+        elif rest:
+            raise self.fail(f"Class {name} {' '.join(rest)[:40]}: hoplab's OTcl takes -superclass only")
+        if super_ and not self._user_class(super_):
+            raise self.fail(f"Class {name} -superclass {super_}: a class derived from ns-2's {super_} would change "
+                            "what ns-2 simulates, which hoplab models as ns-2 defines it")
+        if name.split("/")[0] in NAMESPACES or name in self.objs:
+            raise self.fail(f"Class {name}: redefines an ns-2 class, which hoplab models as ns-2 defines it")
+        return str(self.t.tcl.call("interp", "eval", self.t.child, ["::__oo::class", name, super_]))
+
+    def _user_class(self, name: str) -> bool:
+        return str(self.t.tcl.call("interp", "eval", self.t.child, ["::__oo::isclass", name])) == "1"
 
     def _unknown(self, *args: str) -> str:
         """Tcl's `unknown`: a class used as a command (`Mac/802_11 set
