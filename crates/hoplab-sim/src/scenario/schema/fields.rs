@@ -286,6 +286,7 @@ pub const FIELDS: &[Field] = &[
     // --- link ---
     o("link.arp", "\"off\" | \"ns2\" | \"queue\"", "seed 002 §8.1.2 (ns2)", "ARP behaviour"),
     n("link.arp_queue_limit", "integer", "packets", BUFFER, "our choice", "packets held per unresolved address (arp = \"queue\")"),
+    n("link.delay_us", "float", "us", Range::closed(0.0, 1e6, "0 = none; 1 s is far beyond any link layer's processing time"), "ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp; ns-default.tcl: 25us)", "a packet routing sends waits this long before the interface queue, one the MAC receives this long before routing (ARP's own packets do not)"),
     // --- mobility ---
     n("mobility.step_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km: finer than any radio range needs, coarser steps make movement jumps"), "our choice", "position update granularity"),
     d(n("mobility.legs[].node", "integer", "node", NODE_ID, "our choice", "moving node"), "required"),
