@@ -85,6 +85,8 @@ def _measure(side: Side, trace: Path, flows: list[Mapping[str, Any]], timeouts: 
     side.add("total", "delivered", t.packets_received)
     side.add("total", "delivery_ratio", t.delivery_ratio)
     side.add("total", "delay_ms", t.delay_mean * 1e3)
+    # sent + forwarded: hoplab's trace writes a relayed AODV reply as sent where ns-2 writes it forwarded
+    side.add("total", "routing_packets", t.routing_sent + t.routing_forwarded)
     side.add("total", "routing_sent", t.routing_sent)
     side.add("total", "routing_forwarded", t.routing_forwarded)
     for (level, reason), n in sorted(s.drops.items()):

@@ -58,14 +58,22 @@ def _us(t: str, what: str) -> float:
 
 
 def _us_int(t: str, what: str) -> int:
-    v = parse_time(t, what) * 1e6
+    # A plain `bind` (a double read with atof): "20us" would be 20 seconds
+    # under ns-2, so only a plain number of seconds is taken.
+    v = parse_number(t, what) * 1e6
     if abs(v - round(v)) > 1e-6:
         raise ValueError(f"{what}: {t!r} is not a whole number of microseconds")
     return int(round(v))
 
 
 def _s(t: str, what: str) -> float:
+    """A time bound with `bind_time` (units allowed)."""
     return parse_time(t, what)
+
+
+def _s_plain(t: str, what: str) -> float:
+    """A time bound as a plain double (TCP's delay_bind): seconds, no unit."""
+    return parse_number(t, what)
 
 
 def _num(t: str, what: str) -> float:
@@ -118,7 +126,7 @@ def _w_mb(v: Any) -> str:
 
 
 def _w_us(v: Any) -> str:
-    return f"{float(v)!r}us"
+    return repr(float(v) * 1e-6)  # plain seconds: read alike by bind and bind_time
 
 
 def _w_s(v: Any) -> str:
@@ -220,10 +228,10 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     F(TCP, "window_", "20", "tcp.max_cwnd", _int, _g, "tcp.cc TcpAgent::window: min(cwnd_, window_)"),
     F(TCP, "windowInit_", "2", "tcp.initial_cwnd", _int, _g, "tcp.cc set_initial_window"),
     F(TCP, "syn_", "true", "tcp.syn", _bool, _w_bool, "tcp.cc output: a SYN as seqno 0"),
-    F(TCP, "tcpTick_", "0.01", "tcp.tick_s", _s, _w_s, "tcp.cc tcp_tick_"),
-    F(TCP, "minrto_", "0.2", "tcp.min_rto_s", _s, _w_s, "tcp.cc rtt_timeout"),
-    F(TCP, "maxrto_", "60", "tcp.max_rto_s", _s, _w_s, "tcp.cc rtt_timeout"),
-    F(TCP, "rtxcur_init_", "3.0", "tcp.initial_rto_s", _s, _w_s, "tcp.cc reset: t_rtxcur_"),
+    F(TCP, "tcpTick_", "0.01", "tcp.tick_s", _s_plain, _w_s, "tcp.cc tcp_tick_"),
+    F(TCP, "minrto_", "0.2", "tcp.min_rto_s", _s_plain, _w_s, "tcp.cc rtt_timeout"),
+    F(TCP, "maxrto_", "60", "tcp.max_rto_s", _s_plain, _w_s, "tcp.cc rtt_timeout"),
+    F(TCP, "rtxcur_init_", "3.0", "tcp.initial_rto_s", _s_plain, _w_s, "tcp.cc reset: t_rtxcur_"),
     F(TCP, "rfc2988_", "true", "tcp.ns2_rfc2988", _bool, _w_bool, "tcp.cc rtt_timeout, rtt_update"),
     F(TCP, "precisionReduce_", "true", "tcp.ns2_precision_reduce", _bool, _w_bool, "tcp.cc rtt_update"),
     F(TCP, "updated_rttvar_", "true", "tcp.ns2_updated_rttvar", _bool, _w_bool, "tcp.cc rtt_update"),
