@@ -287,6 +287,9 @@ impl Scenario {
         if !(m.cw_max + 1).is_power_of_two() || m.cw_max < m.cw_min {
             return err("mac.cw_max", format!("{} must be 2^k - 1 and at least cw_min ({})", m.cw_max, m.cw_min));
         }
+        if m.idle_defer && !m.idle_backoff {
+            return err("mac.idle_defer", "needs mac.idle_backoff = true: it changes the wait of a frame that finds the medium idle, which only idle_backoff adds (compat = \"ns2\" sets it)");
+        }
         // 802.11b §18.2.2.2: the short PLCP header is sent at 2 Mbit/s and
         // serves the 2, 5.5 and 11 Mbit/s rates only; control frames at a
         // 1 Mbit/s basic rate need the long preamble.

@@ -169,6 +169,7 @@ pub const FIELDS: &[Field] = &[
     n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
     o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
     o("mac.idle_backoff", "bool", "ns-2 Mac802_11::send (IEEE 802.11-1999 §9.2.5.1: none)", "a frame that finds the medium idle still waits DIFS + a backoff"),
+    o("mac.idle_defer", "bool", "ns-2 Mac/802_11 bugFix_timer_ false (mac-802_11.cc Mac802_11::send, deferHandler, check_pktRTS, check_pktTx, tx_resume)", "with idle_backoff: that wait is ns-2's defer timer, DIFS + k slots that do not pause while the medium is busy; busy at its end: CW doubles and a backoff follows"),
     o("mac.cts_needs_idle", "bool", "ns-2 Mac802_11::check_pktCTRL, check_pktTx (IEEE 802.11-1999 §9.2.5.4: NAV at the RTS)", "CTS and DATA after CTS only if the medium is idle when due; NAV not checked at the RTS"),
     o("mac.capture_nav", "bool", "ns-2 Mac802_11::capture (IEEE 802.11: none)", "a frame lost to capture sets the NAV to EIFS + its airtime"),
     o("mac.eifs_nav", "bool", "ns-2 Mac802_11::recv_timer (IEEE 802.11-1999 §9.2.3.4: EIFS instead of DIFS)", "a reception error sets the NAV to EIFS, then DIFS"),
