@@ -23,6 +23,9 @@ pub struct Mac {
     pub preamble: Preamble,
     /// Interface queue capacity in packets (ns-2 PriQueue, 50).
     pub queue_limit: u32,
+    /// Routing packets go ahead of data in the interface queue (ns-2
+    /// PriQueue `Prefer_Routing_Protocols 1`); false: one FIFO (mac/ifq.rs).
+    pub queue_routing_first: bool,
     /// Reset a NAV set by an overheard RTS when no frame starts within
     /// 2 SIFS + CTS + 2 slots of the RTS's end (IEEE 802.11-1999 §9.2.5.4,
     /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
@@ -91,6 +94,7 @@ impl Default for Mac {
             sifs_us: 10,
             preamble: Preamble::Long,
             queue_limit: 50,
+            queue_routing_first: true,
             nav_reset: false,
             idle_backoff: false,
             idle_defer: false,

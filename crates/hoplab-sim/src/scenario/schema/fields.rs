@@ -167,6 +167,7 @@ pub const FIELDS: &[Field] = &[
     n("mac.sifs_us", "integer", "us", Range::closed(1.0, 100.0, "802.11 SIFS is 3 us (802.11ad) to 28 us (FHSS)"), "IEEE 802.11-1999 DSSS aSIFSTime", "short interframe space"),
     o("mac.preamble", "\"long\" | \"short\"", "IEEE 802.11-1999 DSSS (long)", "PLCP preamble"),
     n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
+    o("mac.queue_routing_first", "bool", "ns-2 Queue/DropTail/PriQueue Prefer_Routing_Protocols (priqueue.cc PriQueue::recv; ns-default.tcl: 1)", "routing packets go ahead of data in the interface queue (in their arrival order; ns-2 puts each at the head); false: one FIFO"),
     o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
     o("mac.idle_backoff", "bool", "ns-2 Mac802_11::send (IEEE 802.11-1999 §9.2.5.1: none)", "a frame that finds the medium idle still waits DIFS + a backoff"),
     o("mac.idle_defer", "bool", "ns-2 Mac/802_11 bugFix_timer_ false (mac-802_11.cc Mac802_11::send, deferHandler, check_pktRTS, check_pktTx, tx_resume)", "with idle_backoff: that wait is ns-2's defer timer, DIFS + k slots that do not pause while the medium is busy; busy at its end: CW doubles and a backoff follows"),
