@@ -122,3 +122,43 @@ fn a_fifo_interface_queue_holds_routing_packets_behind_data() {
     let (first, fifo) = (wait(&run_toml(&sc(false), 1)), wait(&run_toml(&sc(true), 1)));
     assert!(fifo > 5.0 * first, "mean wait of node 0's routing packets: {first} s routing first, {fifo} s FIFO");
 }
+
+#[test]
+fn agent_tcp_flags_reach_the_run() {
+    let ftp = |tcp: &str| chain(3, 20.0, &format!("compat = \"ns2\"\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n[flows.tcp]\n{tcp}"));
+    // compat must come first: put it at the top.
+    let ftp = |tcp: &str| format!("compat = \"ns2\"\n{}", ftp(tcp).replace("compat = \"ns2\"\n", ""));
+    let base = run_toml(&ftp(""), 1);
+    // useHeaders_ false: data segments are their payload (ns2: 1000 B), SYN and ACKs 40.
+    let bare = run_toml(&ftp("header_bytes = 0\n"), 1);
+    let sizes = |out: &RunOutput, ty: &str| -> std::collections::BTreeSet<i64> {
+        out.trace.iter().filter(|r| r.layer == "AGT" && r.event == "send" && r.packet_type == ty).map(|r| r.size_bytes).collect()
+    };
+    assert_eq!(sizes(&base, "tcp"), [40, 1040].into());
+    assert_eq!(sizes(&bare, "tcp"), [40, 1000].into());
+    assert_eq!(sizes(&bare, "ack"), [40].into());
+    assert!(bare.flows[0].bytes_delivered > base.flows[0].bytes_delivered, "fewer bytes on the air, more delivered");
+    // No effect, as documented (hoplab halves whole segments; ns-2.35 never reads updated_rttvar_).
+    let noop = run_toml(&ftp("ns2_precision_reduce = false\nns2_updated_rttvar = false\n"), 1);
+    assert_eq!(noop.info.event_hash, base.info.event_hash);
+    // Each of the others changes the run (ns2_rfc2988 only matters when
+    // t_rtxcur_ < minrto_ under a backoff: tcp/tests/ns2_flags.rs). The
+    // floor needs timeouts: two crossing flows over a 7-node chain.
+    let lossy = |tcp: &str| {
+        format!(
+            "compat = \"ns2\"\nduration_s = 60.0\n[topology]\nkind = \"chain\"\nnodes = 7\nspacing_m = 200.0\n[tcp]\n{tcp}\
+             [[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 6\n[[flows]]\nkind = \"ftp\"\nsrc = 6\ndst = 1\n"
+        )
+    };
+    let lossy_base = run_toml(&lossy(""), 1);
+    assert!(lossy_base.flows.iter().map(|f| f.timeouts).sum::<u64>() >= 2, "no timeouts to tell the timers apart");
+    for (tcp, reference) in [
+        ("min_rto_s = 0.0\n", &lossy_base),
+        ("limited_transmit = true\n", &base),
+        ("delay_growth = false\n", &base),
+    ] {
+        let out = if std::ptr::eq(reference, &base) { run_toml(&ftp(tcp), 1) } else { run_toml(&lossy(tcp), 1) };
+        assert!(out.flows[0].bytes_delivered > 50_000, "{tcp}");
+        assert_ne!(out.info.event_hash, reference.info.event_hash, "{tcp}");
+    }
+}

@@ -93,6 +93,28 @@ pub struct TcpParams {
     pub syn: Option<bool>,
     /// Retransmission timer: "rfc6298" (default) or "ns2".
     pub rto_estimator: Option<RtoEstimator>,
+    /// ns-2 `rfc2988_` (default true), read only by the "ns2" timer: false
+    /// clamps minrto_ after the backoff and doubles the backoff only below
+    /// 64 (tcp.cc rtt_timeout, rtt_backoff).
+    pub ns2_rfc2988: Option<bool>,
+    /// ns-2 `precisionReduce_` (default true). Accepted, no effect:
+    /// hoplab's reductions are whole segments (FlightSize / 2), see the
+    /// field table.
+    pub ns2_precision_reduce: Option<bool>,
+    /// ns-2 `updated_rttvar_` (default true). Accepted, no effect: no C++
+    /// code of ns-2.35 reads it (ns-default.tcl binds it only).
+    pub ns2_updated_rttvar: Option<bool>,
+    /// ns-2 `singledup_` (RFC 3042 limited transmit) for tahoe and new_reno:
+    /// a new segment beyond the window at each of the first two dupacks
+    /// (default false).
+    pub limited_transmit: Option<bool>,
+    /// IP + TCP header bytes of each data segment (default 40; ns-2
+    /// `useHeaders_ false`: 0).
+    pub header_bytes: Option<u32>,
+    /// ns-2 `delay_growth_` (default true), read only with `syn`: the
+    /// window is 1 until the SYN is ACKed; false: initial_cwnd from the
+    /// start, the SYN one of its segments (tcp.cc set_initial_window).
+    pub delay_growth: Option<bool>,
     /// ns-2 `tcpTick_` in seconds (0.01), read only by the "ns2" timer.
     #[serde(rename = "tick_s")]
     pub tick: Option<f64>,
@@ -142,6 +164,12 @@ impl TcpParams {
             max_rto: self.max_rto.or(base.max_rto),
             syn: self.syn.or(base.syn),
             rto_estimator: self.rto_estimator.or(base.rto_estimator),
+            ns2_rfc2988: self.ns2_rfc2988.or(base.ns2_rfc2988),
+            ns2_precision_reduce: self.ns2_precision_reduce.or(base.ns2_precision_reduce),
+            ns2_updated_rttvar: self.ns2_updated_rttvar.or(base.ns2_updated_rttvar),
+            limited_transmit: self.limited_transmit.or(base.limited_transmit),
+            header_bytes: self.header_bytes.or(base.header_bytes),
+            delay_growth: self.delay_growth.or(base.delay_growth),
             tick: self.tick.or(base.tick),
             vegas_alpha: self.vegas_alpha.or(base.vegas_alpha),
             vegas_beta: self.vegas_beta.or(base.vegas_beta),
@@ -185,6 +213,14 @@ pub struct TcpConfig {
     pub syn: bool,
     /// Which retransmission timer runs.
     pub rto_estimator: RtoEstimator,
+    /// ns-2 `rfc2988_` for the "ns2" timer (tcp/rtt.rs `Ns2Rtt`).
+    pub ns2_rfc2988: bool,
+    /// ns-2 `singledup_`: limited transmit, tahoe and new_reno only.
+    pub limited_transmit: bool,
+    /// IP + TCP header bytes of a data segment (ns-2 headersize()).
+    pub header_bytes: u32,
+    /// ns-2 `delay_growth_`: with `syn`, cwnd 1 until the SYN is ACKed.
+    pub delay_growth: bool,
     /// ns-2 `tcpTick_`: the "ns2" timer's clock.
     pub tick: Dur,
     /// Duplicate ACKs that trigger fast retransmit.
@@ -249,6 +285,10 @@ impl Default for TcpConfig {
             clock_granularity: Dur::from_millis(1),
             syn: false,
             rto_estimator: RtoEstimator::Rfc6298,
+            ns2_rfc2988: true,     // ns-default.tcl: Agent/TCP set rfc2988_ true
+            limited_transmit: false, // RFC 5681 without RFC 3042 (ns-2: singledup_ 1)
+            header_bytes: 40,      // IP + TCP (ns-2 tcpip_base_hdr_size_ 40, useHeaders_ true)
+            delay_growth: true,    // ns-default.tcl: Agent/TCP set delay_growth_ true
             tick: Dur::from_millis(10), // ns-default.tcl: Agent/TCP set tcpTick_ 0.01
             dupack_threshold: 3, // RFC 5681 §3.2
             delayed_ack: true,
@@ -289,6 +329,10 @@ impl TcpConfig {
             clock_granularity: d.clock_granularity,
             syn: p.syn.unwrap_or(d.syn),
             rto_estimator: p.rto_estimator.unwrap_or(d.rto_estimator),
+            ns2_rfc2988: p.ns2_rfc2988.unwrap_or(d.ns2_rfc2988),
+            limited_transmit: p.limited_transmit.unwrap_or(d.limited_transmit),
+            header_bytes: p.header_bytes.unwrap_or(d.header_bytes),
+            delay_growth: p.delay_growth.unwrap_or(d.delay_growth),
             tick: p.tick.map(Dur::from_secs_f64).unwrap_or(d.tick),
             dupack_threshold: d.dupack_threshold,
             delayed_ack: p.delayed_ack.unwrap_or(receiver != TcpReceiver::Every),

@@ -105,6 +105,9 @@ pub struct Ns2Rtt {
     backoff: u64,
     min: Dur,
     max: Dur,
+    /// `rfc2988_`: minrto_ clamps before the backoff, and the backoff
+    /// doubles while the timeout is under maxrto_ (true, ns-2's default).
+    rfc2988: bool,
     /// `rtt_active_`, `rtt_seq_` (`None` = -1), `rtt_ts_`.
     active: bool,
     seq: Option<u64>,
@@ -114,16 +117,27 @@ pub struct Ns2Rtt {
 impl Ns2Rtt {
     /// `initial` = `rtxcur_init_`, `min` = `minrto_`, `max` = `maxrto_`.
     pub fn new(initial: Dur, min: Dur, max: Dur, tick: Dur) -> Self {
-        Ns2Rtt { tick: tick.0.max(1), srtt8: 0, rttvar4: 0, rtxcur: initial, backoff: 1, min, max, active: false, seq: None, ts: SimTime::ZERO }
+        Ns2Rtt { tick: tick.0.max(1), srtt8: 0, rttvar4: 0, rtxcur: initial, backoff: 1, min, max, rfc2988: true, active: false, seq: None, ts: SimTime::ZERO }
     }
 
-    /// ns-2 tcp.cc `rtt_timeout` with `rfc2988_` (the default): minrto_
-    /// clamps t_rtxcur_ before the backoff multiplies it, then maxrto_, then
-    /// a floor of two ticks.
+    /// ns-2 `rfc2988_` (true unless given false).
+    pub fn with_rfc2988(mut self, on: bool) -> Self {
+        self.rfc2988 = on;
+        self
+    }
+
+    /// ns-2 tcp.cc `rtt_timeout`: with `rfc2988_` (the default) minrto_
+    /// clamps t_rtxcur_ before the backoff multiplies it; without, the
+    /// product is clamped ("backwards compatibility"). Then maxrto_, then a
+    /// floor of two ticks.
     pub fn rto(&self) -> Dur {
-        let base = if self.rtxcur < self.min { self.min } else { self.rtxcur };
-        let t = Dur(base.0.saturating_mul(self.backoff)).min(self.max);
-        t.max(Dur(2 * self.tick))
+        let t = if self.rfc2988 {
+            let base = if self.rtxcur < self.min { self.min } else { self.rtxcur };
+            Dur(base.0.saturating_mul(self.backoff))
+        } else {
+            Dur(self.rtxcur.0.saturating_mul(self.backoff)).max(self.min)
+        };
+        t.min(self.max).max(Dur(2 * self.tick))
     }
 
     /// The smoothed RTT (`t_srtt_ / 8` ticks); `None` before the first
@@ -203,12 +217,12 @@ impl Ns2Rtt {
         self.rtxcur = Dur(ticks as u64 * self.tick);
     }
 
-    /// tcp.cc `rtt_backoff`: double t_backoff_ while below 64 or while the
-    /// timeout is under maxrto_ (rfc2988_); beyond 8, the srtt is folded
-    /// into rttvar and cleared, so the next sample starts afresh. t_rtxcur_
-    /// itself is kept.
+    /// tcp.cc `rtt_backoff`: double t_backoff_ while below 64 or, with
+    /// rfc2988_, while the timeout is under maxrto_; beyond 8, the srtt is
+    /// folded into rttvar and cleared, so the next sample starts afresh.
+    /// t_rtxcur_ itself is kept.
     pub fn backoff(&mut self) {
-        if self.backoff < 64 || self.rto() < self.max {
+        if self.backoff < 64 || (self.rfc2988 && self.rto() < self.max) {
             self.backoff = self.backoff.saturating_mul(2);
         }
         if self.backoff > 8 {
@@ -345,6 +359,47 @@ mod tests {
         assert_eq!(e.backoff_factor(), 1);
         assert_eq!(e.srtt(), None);
         assert_eq!(e.rto(), ms(3000));
+    }
+
+    #[test]
+    fn ns2_rfc2988_false_clamps_after_the_backoff_and_stops_doubling_at_64() {
+        // A sample of 4 ticks: rtxcur = 120 ms, under minrto_ 200 ms.
+        let sampled = |rfc2988: bool, max: Dur| {
+            let mut e = Ns2Rtt::new(ms(3000), ms(200), max, ms(10)).with_rfc2988(rfc2988);
+            e.on_send(SimTime(1_005_000_000), 0, true);
+            e.on_new_ack(SimTime(1_042_000_000), 0);
+            e
+        };
+        let (mut on, mut off) = (sampled(true, ms(60_000)), sampled(false, ms(60_000)));
+        assert_eq!((on.rto(), off.rto()), (ms(200), ms(200)), "no backoff: minrto_ either way");
+        on.backoff();
+        off.backoff();
+        // rtt_timeout: minrto_ * 2 against max(120 ms * 2, minrto_).
+        assert_eq!((on.rto(), off.rto()), (ms(400), ms(240)));
+        off.backoff();
+        assert_eq!(off.rto(), ms(480));
+        // rtt_backoff: past 64 only rfc2988_ keeps doubling, while under maxrto_.
+        let (mut on, mut off) = (sampled(true, ms(600_000)), sampled(false, ms(600_000)));
+        for _ in 0..10 {
+            on.backoff();
+            off.backoff();
+        }
+        assert_eq!(off.backoff_factor(), 64);
+        assert_eq!(off.rto(), ms(120 * 64));
+        assert_eq!(on.backoff_factor(), 1024, "200 ms x 1024 = 204.8 s, under maxrto_");
+    }
+
+    #[test]
+    fn ns2_min_rto_zero_leaves_the_two_tick_floor() {
+        // minrto_ 0: a 1-tick sample gives rtxcur = (1 << 1 << 3 + 8) >> 3 = 3 ticks.
+        for rfc2988 in [true, false] {
+            let mut e = Ns2Rtt::new(ms(3000), Dur::ZERO, ms(60_000), ms(10)).with_rfc2988(rfc2988);
+            e.on_send(at(1000), 0, true);
+            e.on_new_ack(at(1001), 0);
+            assert_eq!(e.rto(), ms(30));
+            let floor = Ns2Rtt::new(Dur::ZERO, Dur::ZERO, ms(60_000), ms(10)).with_rfc2988(rfc2988);
+            assert_eq!(floor.rto(), ms(20), "two ticks");
+        }
     }
 
     #[test]

@@ -22,7 +22,9 @@
 //! - **Dup-ACK gate**: fast retransmit needs the cumulative ACK to cover
 //!   `recover` (set on entering recovery and on a timeout) for both variants
 //!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
-//!   for Reno). No limited transmit (RFC 3042), as in ns-2's default.
+//!   for Reno). No limited transmit (RFC 3042) unless `limited_transmit`
+//!   (ns-2's `singledup_`, 1 in ns-default.tcl, which Agent/TCP (tahoe)
+//!   and Agent/TCP/Newreno read; Reno, Sack1 and Vegas never do).
 //! - **Timeout**: go-back-N from snd_una (snd_nxt = snd_una, as ns-2 does);
 //!   segments below the highest ever sent are re-sent as retransmissions.
 //! - **stop()**: no new data after it; retransmissions of data already sent
@@ -164,6 +166,14 @@ pub struct TcpSender {
     /// ns-2's one-way SYN (`tcp.syn`): its sequence number (the first), and
     /// the window to open when it is ACKed.
     syn: Option<(u64, u32)>,
+    /// ns-2 `delay_growth_` (with `syn`): cwnd 1 until the SYN is ACKed.
+    delay_growth: bool,
+    /// IP + TCP header bytes of a data segment (`tcp.header_bytes`).
+    header_bytes: u8,
+    /// ns-2 `singledup_` in effect (tahoe, new_reno): and a dupack's one
+    /// segment beyond the window still to send (tcp.cc send_one).
+    limited_transmit: bool,
+    limited_send: bool,
 }
 
 
@@ -180,8 +190,10 @@ impl TcpSender {
             }
         };
         let ssthresh = (MAX_WINDOW_BYTES / mss as u64) as f64;
-        // ns-2 tcp.cc set_initial_window: syn_ and delay_growth_ -> cwnd_ 1.
+        // ns-2 tcp.cc set_initial_window: syn_ and delay_growth_ -> cwnd_ 1,
+        // else initial_window() (the SYN is then one of its segments).
         let syn = cfg.syn.then_some((0, cfg.initial_cwnd.max(1)));
+        let cwnd1 = syn.is_some() && cfg.delay_growth;
         let total_segments = total_segments.map(|n| n + syn.is_some() as u64);
         TcpSender {
             flow,
@@ -198,13 +210,13 @@ impl TcpSender {
             partial_acks: 0,
             recover: None,
             pending_retransmit: None,
-            window: Window::new(if syn.is_some() { 1 } else { cfg.initial_cwnd.max(1) }, ssthresh, cfg.cwnd_clamp()),
+            window: Window::new(if cwnd1 { 1 } else { cfg.initial_cwnd.max(1) }, ssthresh, cfg.cwnd_clamp()),
             rwnd: (cfg.advertised_window() as u64 / mss as u64).max(1),
             cc: Congestion::new(cfg.variant, cfg.vegas),
             sack: (cfg.variant == Variant::Sack).then(|| Scoreboard::new(cfg.dupack_threshold)),
             rtt: match cfg.rto_estimator {
                 RtoEstimator::Rfc6298 => Rto::Rfc6298(RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.clock_granularity)),
-                RtoEstimator::Ns2 => Rto::Ns2(Ns2Rtt::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.tick)),
+                RtoEstimator::Ns2 => Rto::Ns2(Ns2Rtt::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.tick).with_rfc2988(cfg.ns2_rfc2988)),
             },
             rto_deadline: None,
             backoff_since: None,
@@ -220,6 +232,10 @@ impl TcpSender {
             probe_interval: cfg.probe_interval,
             standby: None,
             syn,
+            delay_growth: cfg.delay_growth,
+            header_bytes: cfg.header_bytes.min(u8::MAX as u32) as u8,
+            limited_transmit: cfg.limited_transmit && matches!(cfg.variant, Variant::Tahoe | Variant::NewReno),
+            limited_send: false,
         }
         .with_few(cfg)
     }
@@ -351,7 +367,7 @@ impl TcpSender {
         if let (Some(f), Some((cwnd, ssthresh))) = (&self.few, grown_from) {
             f.scale_increase(&mut self.window, cwnd, ssthresh); // seed 001 Eq. 9
         }
-        if self.syn.is_some_and(|(s, _)| a == s + 1) {
+        if self.delay_growth && self.syn.is_some_and(|(s, _)| a == s + 1) {
             // ns-2 tcp.cc recv (`last_ack_ == 0 && delay_growth_`): the ACK
             // of the SYN alone opens the window to windowInit_.
             self.window.set_cwnd(self.syn.map_or(1, |(_, w)| w) as f64);
@@ -439,6 +455,10 @@ impl TcpSender {
                 self.snd_nxt = self.snd_una;
                 self.rto_deadline = Some(now + self.rtt.rto());
             }
+        } else if self.limited_transmit && self.dupacks < self.dupthresh {
+            // ns-2 tcp.cc recv / tcp-newreno.cc recv: `dupacks_ <
+            // numdupacks_ && singledup_` -> send_one() (RFC 3042).
+            self.limited_send = true;
         }
     }
 
@@ -457,6 +477,7 @@ impl TcpSender {
             _ => return,
         }
         self.stats.timeouts += 1;
+        self.limited_send = false;
         let repeated = self.backoff_since.is_some();
         if self.backoff_since.is_none() {
             // The timer that just expired was armed one RTO ago.
@@ -503,6 +524,11 @@ impl TcpSender {
                 return Some(self.emit(now, seq));
             }
         }
+        if std::mem::take(&mut self.limited_send) {
+            if let Some(seg) = self.send_one(now) {
+                return Some(seg);
+            }
+        }
         if self.in_recovery && self.sack.is_some() {
             return self.sack_transmit(now);
         }
@@ -518,6 +544,21 @@ impl TcpSender {
         let resend = seq < self.snd_max;
         let new_allowed = !self.stopped && self.total_segments.is_none_or(|n| seq < n);
         if !resend && !new_allowed {
+            return None;
+        }
+        self.snd_nxt += 1;
+        Some(self.emit(now, seq))
+    }
+
+    /// ns-2 tcp.cc send_one: at a first or second dupack, the segment at
+    /// snd_nxt if the receiver's window admits it, there is data, and it
+    /// leaves at most cwnd + dupacks outstanding (`t_seqno_ <= highest_ack_
+    /// + cwnd_ + dupacks_`), beyond what the window alone allows.
+    fn send_one(&mut self, now: SimTime) -> Option<TcpSegment> {
+        let seq = self.snd_nxt;
+        let outstanding = seq + 1 - self.snd_una;
+        let data = seq < self.snd_max || (!self.stopped && self.total_segments.is_none_or(|n| seq < n));
+        if !data || outstanding > self.rwnd || outstanding as f64 > self.window.cwnd() + self.dupacks as f64 {
             return None;
         }
         self.snd_nxt += 1;
@@ -580,7 +621,10 @@ impl TcpSender {
         // Data segments after a SYN start one number later in the stream.
         let index = if self.syn.is_some_and(|(s, _)| seq > s) { seq - 1 } else { seq };
         let ecn = self.ecn.as_mut().map(|e| e.outgoing(seq, retransmit)).unwrap_or_default();
-        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0, syn: is_syn };
+        // tcp.cc output: a SYN is tcpip_base_hdr_size_ (40) bytes; data
+        // adds headersize() if useHeaders_ (`tcp.header_bytes`, else 0).
+        let headers = if is_syn { crate::wire::TCPIP_HEADERS } else { self.header_bytes };
+        let mut seg = TcpSegment { flow: self.flow, seqno: seq, ackno: 0, payload, options: 0, sack: Default::default(), retransmit, window: None, ecn, adtcp: None, checksum: 0, syn: is_syn, headers };
         // What we believe segment `seq` holds (tcp/stream.rs): the sink checks it.
         seg.checksum = super::stream::range_checksum(self.flow, index * self.mss as u64, payload);
         if self.adtcp.is_some() {

@@ -19,7 +19,7 @@ use super::ecn::EcnReceiver;
 use super::sack::SackReporter;
 use super::{TcpConfig, Variant};
 use crate::time::SimTime;
-use crate::wire::TcpSegment;
+use crate::wire::{TcpSegment, TCPIP_HEADERS};
 
 /// Counters of one sink.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -169,7 +169,7 @@ impl TcpSink {
         let ecn = self.ecn.as_ref().map(EcnReceiver::ack_bits).unwrap_or_default();
         let sack = self.sack.as_mut().map(|r| r.pop()).unwrap_or_default();
         let options = sack.option_bytes();
-        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp, checksum: 0, syn: false })
+        Some(TcpSegment { flow: self.flow, seqno: 0, ackno, payload: 0, options, sack, retransmit: false, window: Some(window), ecn, adtcp, checksum: 0, syn: false, headers: TCPIP_HEADERS })
     }
 
     /// When the delayed-ACK timer fires, if it is running.

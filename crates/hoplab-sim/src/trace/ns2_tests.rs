@@ -21,7 +21,7 @@ fn t(s: &str) -> SimTime {
 }
 
 fn seg(seqno: u64, ackno: u64, payload: u32, syn: bool) -> Body {
-    Body::Tcp(TcpSegment { flow: 0, seqno, ackno, payload, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn })
+    Body::Tcp(TcpSegment { flow: 0, seqno, ackno, payload, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn, headers: 40 })
 }
 
 fn pkt(uid: u64, src: NodeId, dst: NodeId, ttl: u8, body: Body) -> Packet {

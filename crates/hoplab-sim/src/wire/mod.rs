@@ -34,6 +34,6 @@ pub use frame::{Frame, FrameKind, ACK_BYTES, CTS_BYTES, DATA_OVERHEAD_BYTES};
 pub use packet::{Body, Packet, PacketType, DEFAULT_TTL, IP_HEADER};
 pub use routing::RoutingMsg;
 #[cfg_attr(not(test), allow(unused_imports))]
-pub use tcp::{Ecn, NetState, SackBlocks, TcpSegment, TCP_HEADER};
+pub use tcp::{Ecn, NetState, SackBlocks, TcpSegment, TCPIP_HEADERS, TCP_HEADER};
 #[cfg_attr(not(test), allow(unused_imports))]
 pub use udp::{UdpDatagram, UDP_HEADER};

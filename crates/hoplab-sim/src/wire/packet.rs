@@ -91,14 +91,15 @@ impl Packet {
             Body::Arp(a) => a.size(),
             // The real bytes already hold their IP header.
             Body::Ip(r) => r.bytes.len() as u32 + self.extra_header,
+            // Its own headers: 40 bytes, or `tcp.header_bytes` (wire/tcp.rs).
+            Body::Tcp(s) => s.ip_bytes() + self.extra_header,
             body => {
                 IP_HEADER
                     + self.extra_header
                     + match body {
-                        Body::Tcp(s) => s.size(),
                         Body::Udp(d) => UDP_HEADER + d.payload,
                         Body::Routing(m) => m.size(),
-                        Body::Arp(_) | Body::Ip(_) => unreachable!(),
+                        Body::Arp(_) | Body::Ip(_) | Body::Tcp(_) => unreachable!(),
                     }
             }
         }
@@ -154,12 +155,12 @@ mod tests {
 
     #[test]
     fn sizes_are_byte_exact() {
-        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false };
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: 0, payload: 1460, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false, headers: 40 };
         let p = Packet::new(1, 0, 1, Body::Tcp(seg), SimTime::ZERO);
         assert_eq!(p.size(), 1500);
         let f = Frame { kind: FrameKind::Data, src: 0, dst: 1, duration_us: 0, seq: 0, retry: false, packet: Some(p) };
         assert_eq!(f.bytes(), 1528);
-        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false };
+        let ack = TcpSegment { flow: 0, seqno: 0, ackno: 1, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false, headers: 40 };
         let pa = Packet::new(2, 1, 0, Body::Tcp(ack), SimTime::ZERO);
         assert_eq!(pa.size(), 40);
         assert_eq!(pa.ptype(), PacketType::Ack);

@@ -4,6 +4,10 @@
 /// TCP header without options (RFC 9293).
 pub const TCP_HEADER: u32 = 20;
 
+/// IP (20) and TCP (20) headers without options: what a segment adds to
+/// its payload on the wire, unless `tcp.header_bytes` says otherwise.
+pub const TCPIP_HEADERS: u8 = 40;
+
 /// A TCP segment. Sequence numbers count segments, as ns-2's one-way TCP
 /// does; the byte sequence number of segment `n` is `n * mss`.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +44,10 @@ pub struct TcpSegment {
     /// first sequence number, no payload, 40 bytes at IP (tcp.cc `output`).
     /// A segment for the sink, not an ACK.
     pub syn: bool,
+    /// IP and TCP header bytes before options: `TCPIP_HEADERS` (40), or a
+    /// data segment's `tcp.header_bytes` (ns-2 `useHeaders_ false`: 0,
+    /// tcp.cc output). Sizes only: a capture still writes real headers.
+    pub headers: u8,
 }
 
 /// RFC 3168 ECN bits of one segment. ECT and CE are the IP header's ECN
@@ -64,6 +72,10 @@ impl TcpSegment {
     }
     pub fn size(&self) -> u32 {
         TCP_HEADER + self.options as u32 + self.payload
+    }
+    /// Bytes of the IP datagram carrying it: headers, options, payload.
+    pub fn ip_bytes(&self) -> u32 {
+        self.headers as u32 + self.options as u32 + self.payload
     }
 }
 

@@ -11,6 +11,7 @@ mod ecn;
 mod elfn;
 mod fast_recovery;
 mod few;
+mod ns2_flags;
 mod rto;
 mod rwnd;
 mod sack;

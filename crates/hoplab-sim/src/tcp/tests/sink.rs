@@ -22,7 +22,7 @@ fn delayed_ack_timer_fires_after_100ms_for_one_segment() {
     assert!(acknos(&mut s, 109).is_empty());
     s.handle_timeout(ms(110));
     let a = s.poll_transmit(ms(110)).unwrap();
-    assert_eq!(a, TcpSegment { flow: 3, seqno: 0, ackno: 1, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: Some(65_535), ecn: Default::default(), adtcp: None, checksum: 0, syn: false });
+    assert_eq!(a, TcpSegment { flow: 3, seqno: 0, ackno: 1, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: Some(65_535), ecn: Default::default(), adtcp: None, checksum: 0, syn: false, headers: 40 });
     assert_eq!(s.poll_timeout(), None);
     assert_eq!(s.stats().acks_sent, 1);
 }

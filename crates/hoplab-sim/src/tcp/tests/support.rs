@@ -17,7 +17,7 @@ pub fn cfg(variant: Variant, iw: u32) -> TcpConfig {
 
 /// A pure ACK as the sink sends it.
 pub fn ack(ackno: u64) -> TcpSegment {
-    TcpSegment { flow: 0, seqno: 0, ackno, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: None, ecn: Default::default(), adtcp: None, checksum: 0, syn: false }
+    TcpSegment { flow: 0, seqno: 0, ackno, payload: 0, options: 0, sack: Default::default(), retransmit: false, window: None, ecn: Default::default(), adtcp: None, checksum: 0, syn: false, headers: 40 }
 }
 
 /// A full-sized data segment of flow 0, as the sender sends it.
@@ -29,7 +29,7 @@ pub fn data(seqno: u64) -> TcpSegment {
 /// of that byte range (tcp/stream.rs).
 pub fn data_len(seqno: u64, payload: u32) -> TcpSegment {
     let checksum = crate::tcp::stream::range_checksum(0, seqno * 1460, payload);
-    TcpSegment { flow: 0, seqno, ackno: 0, payload, options: 0, sack: Default::default(), retransmit: false, window: None, ecn: Default::default(), adtcp: None, checksum, syn: false }
+    TcpSegment { flow: 0, seqno, ackno: 0, payload, options: 0, sack: Default::default(), retransmit: false, window: None, ecn: Default::default(), adtcp: None, checksum, syn: false, headers: 40 }
 }
 
 /// Everything the sender will send at `now`.

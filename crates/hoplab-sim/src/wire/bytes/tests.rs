@@ -15,7 +15,7 @@ use crate::wire::olsr::{self, Hello, LinkGroup, LinkType, Message, NeighType, Ol
 use crate::wire::{ArpMsg, Body, Ecn, Frame, FrameKind, Packet, RoutingMsg, SackBlocks, TcpSegment, UdpDatagram, BROADCAST};
 
 pub(crate) fn seg(seqno: u64, ackno: u64, payload: u32) -> TcpSegment {
-    TcpSegment { flow: 0, seqno, ackno, payload, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false }
+    TcpSegment { flow: 0, seqno, ackno, payload, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false, headers: 40 }
 }
 
 fn route(addrs: &[u32], at: usize) -> SourceRoute {
