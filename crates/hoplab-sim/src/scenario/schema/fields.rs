@@ -288,7 +288,7 @@ pub const FIELDS: &[Field] = &[
     // --- link ---
     o("link.arp", "\"off\" | \"ns2\" | \"queue\"", "seed 002 §8.1.2 (ns2)", "ARP behaviour"),
     n("link.arp_queue_limit", "integer", "packets", BUFFER, "our choice", "packets held per unresolved address (arp = \"queue\")"),
-    n("link.delay_us", "float", "us", Range::closed(0.0, 1e6, "0 = none; 1 s is far beyond any link layer's processing time"), "ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp; ns-default.tcl: 25us)", "a packet routing sends waits this long before the interface queue, one the MAC receives this long before routing (ARP's own packets do not)"),
+    n("link.delay_us", "float", "us", Range::closed(0.0, 1e6, "no delay (a plain number: 0 us) to 1 s, far beyond any link layer's processing time"), "ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp; ns-default.tcl: 25us)", "a packet routing sends waits this long before the interface queue, one the MAC receives this long before routing (ARP's own packets do not)"),
     // --- mobility ---
     n("mobility.step_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km: finer than any radio range needs, coarser steps make movement jumps"), "our choice", "position update granularity"),
     d(n("mobility.legs[].node", "integer", "node", NODE_ID, "our choice", "moving node"), "required"),
@@ -309,7 +309,7 @@ pub const FIELDS: &[Field] = &[
     d(n("tcp.initial_cwnd", "integer", SEG, Range::closed(1.0, MAX_SEGMENTS, "at least one segment; at most the RFC 7323 maximum window (65535 << 14 bytes) in segments (checked against mss_bytes)"), "RFC 5681 §3.1", "initial window"), "RFC 5681 §3.1: 3 for 1460 B"),
     o("tcp.delayed_ack", "bool", "ns-2 DelAck (seed 000 §4.1)", "false = an ACK per segment (receiver = \"every\")"),
     n("tcp.delack_timeout_s", "float", S, Range::closed(1e-3, 0.5, "1 ms (timer granularity) to 0.5 s (RFC 1122 §4.2.3.2: an ACK MUST NOT be delayed longer)"), "ns-2 DelAck interval_", "delayed-ACK timer"),
-    n("tcp.min_rto_s", "float", S, Range::closed(0.0, 3600.0, "0 = no floor of its own (ns-2 minrto_ 0): the RTO still never falls below SRTT + the 1 ms granularity G (rfc6298) or two ticks (ns2), so no timer fires at once; at most 1 h"), "ns-2 minrto_ (0.2)", "lower bound of the RTO"),
+    n("tcp.min_rto_s", "float", S, Range::closed(0.0, 3600.0, "no floor of its own (ns-2 minrto_ 0) to 1 h; the RTO still never falls below SRTT + the 1 ms granularity G (rfc6298) or two ticks (ns2), so no timer fires at once"), "ns-2 minrto_ (0.2)", "lower bound of the RTO"),
     n("tcp.initial_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms (RFC 6298 clock granularity G used here) to 1 h"), "RFC 6298 (2.1)", "RTO before the first RTT sample"),
     n("tcp.max_rto_s", "float", S, Range::closed(1e-3, 3600.0, "1 ms to 1 h (RFC 6298 (2.5): a maximum of at least 60 s)"), "RFC 6298 (2.5)", "upper bound of the RTO (>= min_rto_s)"),
     o("tcp.syn", "bool", "ns-2 tcp.cc output/set_initial_window (Agent/TCP syn_ true)", "a 40-byte SYN first, with cwnd 1; initial_cwnd once it is ACKed"),
