@@ -50,34 +50,46 @@ def _rows(v: Any) -> bool:
                                                                                  for x in v))))
 
 
-def _body(d: Mapping[str, Any], path: str, out: list[str], inline: tuple[str, ...]) -> None:
+def _body(d: Mapping[str, Any], path: str, out: list[str], inline: tuple[str, ...],
+          comments: Mapping[str, str] | None = None, where: str = "") -> None:
+    """``where`` is the dotted path with list indices (`flows[2]`) that
+    ``comments`` is keyed by; ``path`` is the table header's name."""
     subtables, arrays = [], []
+
+    def note(key: str) -> str:
+        c = (comments or {}).get(key)
+        return f"  # {c}" if c else ""
+
     for k, v in d.items():
         name = f"{path}.{_key(k)}" if path else _key(k)
+        at = f"{where}.{k}" if where else k
         if v is None:
             continue
         if isinstance(v, Mapping):
-            subtables.append((name, v))
+            subtables.append((name, at, v))
         elif _rows(v) and isinstance(v[0], Mapping) and name not in inline:
-            arrays.append((name, v))
+            arrays.append((name, at, v))
         elif _rows(v):
-            out.append(f"{_key(k)} = [")
-            out.extend(f"  {_value(x)}," for x in v)
+            out.append(f"{_key(k)} = [{note(at)}")
+            out.extend(f"  {_value(x)},{note(f'{at}[{i}]')}" for i, x in enumerate(v))
             out.append("]")
         else:
-            out.append(f"{_key(k)} = {_value(v)}")
-    for name, v in subtables:
+            out.append(f"{_key(k)} = {_value(v)}{note(at)}")
+    for name, at, v in subtables:
         out += ["", f"[{name}]"]
-        _body(v, name, out, inline)
-    for name, v in arrays:
-        for item in v:
+        _body(v, name, out, inline, comments, at)
+    for name, at, v in arrays:
+        for i, item in enumerate(v):
             out += ["", f"[[{name}]]"]
-            _body(item, name, out, inline)
+            _body(item, name, out, inline, comments, f"{at}[{i}]")
 
 
-def dumps(d: Mapping[str, Any], header: str | None = None, inline: tuple[str, ...] = ("mobility.legs",)) -> str:
+def dumps(d: Mapping[str, Any], header: str | None = None, inline: tuple[str, ...] = ("mobility.legs",),
+          comments: Mapping[str, str] | None = None) -> str:
     """``d`` as TOML text; ``header`` lines become `#` comments on top;
-    the arrays of tables named in ``inline`` are written as inline tables."""
+    the arrays of tables named in ``inline`` are written as inline tables.
+    ``comments`` maps a value's dotted path (list items as `flows[0].src`,
+    `topology.positions[3]`) to a comment written after it on its line."""
     out = [f"# {line}".rstrip() for line in (header or "").splitlines()]
-    _body(d, "", out, inline)
+    _body(d, "", out, inline, comments)
     return "\n".join(out).lstrip("\n") + "\n"

@@ -221,10 +221,19 @@ HEAD = "#\n# nodes: 2, pause: 0.00, max speed: 1.00, max x: 10.00, max y: 10.00\
 POS = "$node_(0) set X_ 1.0\n$node_(0) set Y_ 2.0\n$node_(1) set X_ 3.0\n$node_(1) set Y_ 4.0\n"
 
 
+def test_what_ns2_accepts_is_read() -> None:
+    """setdest's own first line (`set god_ [God instance]`) and a scheduled
+    setdest before a node's position lines (ns-2 runs `$ns_ at` events after
+    the file is read)."""
+    text = "set god_ [God instance]\n" + HEAD + '$ns_ at 1.0 "$node_(0) setdest 5.0 5.0 1.0"\n' + POS
+    mv = nm.parse_movement(text, "ok.scen")
+    assert mv.positions == [(1.0, 2.0), (3.0, 4.0)] and [(lg.node, lg.at_s) for lg in mv.legs] == [(0, 1.0)]
+
+
 @pytest.mark.parametrize("text, line, words", [
     (HEAD + POS + '$ns_ at 1.0 "$node_(0) setdest 5.0 x5 1.0"\n', 8, ["y", "'x5' is not a number"]),
     (HEAD + POS + '$ns_ at 1.0 "$node_(2) setdest 5.0 5.0 1.0"\n', 8, ["node 2 is beyond the file's 2 nodes"]),
-    (HEAD + "$node_(0) set X_ 1.0\n" + '$ns_ at 1.0 "$node_(0) setdest 5.0 5.0 1.0"\n', 5,
+    (HEAD + "$node_(0) set X_ 1.0\n" + '$node_(0) setdest 5.0 5.0 1.0\n', 5,
      ["setdest for node 0 before its initial position"]),
     (HEAD + POS + "hello world\n", 8, ["not an ns-2 movement line", "'hello world'"]),
     (HEAD + POS + '$ns_ at 1.0 "$node_(0) set X_ 5.0"\n', 8, ["unsupported command at time 1.0"]),

@@ -5,6 +5,8 @@
 //!
 //! With `[link] arp` on, ARP sits between routing and the interface queue,
 //! where ns-2's LL does (seed 002 §2: routing -> LL/ARP -> IFQ -> MAC).
+//! With `[link] delay_us` > 0, the LL's delay sits there too, both ways
+//! (`LinkDelay` below).
 
 use crate::app::{Agent, AGENT_TIMERS};
 use crate::event::{Event, TxTable};
@@ -21,7 +23,7 @@ use crate::trace::event::{Layer, TraceEvent, What};
 use crate::trace::tap::Tap;
 use crate::wire::{Body, Frame, FrameKind, NodeId, Packet, PacketType, BROADCAST};
 use crate::fasthash::FastMap;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// The world's shared pieces a node may touch while handling an event.
 pub struct Ctx<'a> {
@@ -65,6 +67,26 @@ const ARP_TIMER: usize = MAC_TIMERS + 1;
 const TOUCHED_ROUTER: u8 = 1;
 const TOUCHED_ARP: u8 = 2;
 const TOUCHED_AGENTS: u8 = 4;
+/// The link delay line changed (its deadline must be re-read).
+const TOUCHED_LL: u8 = 8;
+
+/// ns-2's LL delay_ (mac/ll.cc): LL::sendDown hands a packet routing sent
+/// (once ARP resolved its next hop) to the interface queue `delay` later,
+/// and LL::sendUp a packet the MAC received to routing `delay` later; ARP
+/// packets go up to ARP at once (LL::recv calls arpinput). One FIFO for both
+/// directions: with one delay, the order of entry is the order of exit.
+/// Its timer slot exists only with a delay, as ARP's does.
+pub struct LinkDelay {
+    delay: Dur,
+    line: VecDeque<(SimTime, LlItem)>,
+}
+
+enum LlItem {
+    /// To the interface queue, for `next_hop`.
+    Down { packet: Packet, next_hop: NodeId },
+    /// To IP/routing, from the MAC, sent by `from`.
+    Up { from: NodeId, packet: Packet },
+}
 
 /// One timer. Its deadline `at` has the queue key (`key`: time, sequence
 /// number) an entry pushed when it was armed would have; the entry actually
@@ -117,6 +139,9 @@ pub struct Node {
     pub lred: Option<(LinkRed, Stream)>,
     /// Tests only (fault.rs): a fault applied to a data segment this node forwards.
     pub fault: Option<crate::fault::FaultHook>,
+    /// `[link] delay_us` > 0: the LL's delay line and its timer slot.
+    ll: Option<LinkDelay>,
+    ll_slot: usize,
     /// MAC retransmissions counted when the current packet went to the MAC.
     lred_retx_base: u64,
     timers: Vec<TimerSlot>,
@@ -171,6 +196,8 @@ impl Node {
             stats: NodeStats::default(),
             lred: None,
             fault: None,
+            ll: None,
+            ll_slot: usize::MAX,
             lred_retx_base: 0,
             timers,
             first_agent_timer,
@@ -279,6 +306,19 @@ impl Node {
     }
 
     /// Handle one event. Returns false if it was a stale timer.
+    /// ns-2 LL delay_: packets wait `delay` between routing and the
+    /// interface queue, both ways. Call before the first `sync_timers`.
+    pub fn with_link_delay(mut self, delay: Dur) -> Node {
+        if delay > Dur(0) {
+            self.ll = Some(LinkDelay { delay, line: VecDeque::new() });
+            // Its slot before the agents'; nothing is armed yet.
+            self.ll_slot = self.first_agent_timer;
+            self.timers.insert(self.ll_slot, TimerSlot::default());
+            self.first_agent_timer += 1;
+        }
+        self
+    }
+
     pub fn handle(&mut self, ev: Event, ctx: &mut Ctx) -> bool {
         match ev {
             Event::RxStart { tx, power, sensed, interferes } => self.rx_start(tx, power, sensed, interferes, ctx),
@@ -382,6 +422,8 @@ impl Node {
             self.router.handle_timeout(now, &mut acts);
             self.apply_route_actions(&mut acts, ctx);
             self.route_actions = acts;
+        } else if slot == self.ll_slot {
+            self.ll_timer(ctx);
         } else if slot < self.first_agent_timer {
             let mut out = std::mem::take(&mut self.arp_out);
             self.arp.as_mut().expect("ARP timer without ARP").handle_timeout(now, &mut out);
@@ -459,7 +501,14 @@ impl Node {
         let now = ctx.now;
         match ev {
             MacEvent::Transmit => unreachable!("handled by on_mac_event"),
-            MacEvent::Deliver { from, packet } => self.ip_receive(from, packet, ctx),
+            // ns-2 LL::sendUp: routing gets it delay_ later (ARP at once).
+            MacEvent::Deliver { from, packet } => match self.ll.as_mut() {
+                Some(ll) if !matches!(packet.body, Body::Arp(_)) => {
+                    ll.line.push_back((now + ll.delay, LlItem::Up { from, packet }));
+                    self.touched |= TOUCHED_LL;
+                }
+                _ => self.ip_receive(from, packet, ctx),
+            },
             MacEvent::TxOk { next_hop, uid } => {
                 // (ARP replies included: a unicast ACKed proves the link.)
                 if next_hop != BROADCAST {
@@ -678,7 +727,7 @@ impl Node {
                             self.apply_arp_out(&mut out, ctx);
                             self.arp_out = out;
                         }
-                        None => self.ifq_enqueue(ctx, packet, next_hop),
+                        None => self.ll_down(ctx, packet, next_hop),
                     }
                 }
                 RouteAction::Drop { packet, reason } => self.drop_packet(ctx, reason, &packet),
@@ -714,6 +763,39 @@ impl Node {
         self.stats.net.recheck(now, |d| router.has_route(now, d));
     }
 
+    /// A packet routing sent, its next hop resolved: to the interface queue,
+    /// after the LL's delay if there is one (ns-2 LL::sendDown). ARP's own
+    /// requests and replies skip it (ns-2 sends them with ARPTable's delay_,
+    /// 5 us, which is not modelled; a packet ARP held and releases takes
+    /// the LL's delay here where ns-2 gives it ARPTable's).
+    fn ll_down(&mut self, ctx: &mut Ctx, packet: Packet, next_hop: NodeId) {
+        match self.ll.as_mut() {
+            Some(ll) => {
+                ll.line.push_back((ctx.now + ll.delay, LlItem::Down { packet, next_hop }));
+                self.touched |= TOUCHED_LL;
+            }
+            None => self.ifq_enqueue(ctx, packet, next_hop),
+        }
+    }
+
+    /// The LL's timer: everything due leaves the line, in order of entry.
+    #[cold]
+    #[inline(never)]
+    fn ll_timer(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now;
+        self.touched |= TOUCHED_LL;
+        // What this hands on may queue more, always `delay` > 0 later.
+        while let Some(ll) = self.ll.as_mut() {
+            if ll.line.front().is_none_or(|(at, _)| *at > now) {
+                break;
+            }
+            match ll.line.pop_front().expect("checked").1 {
+                LlItem::Down { packet, next_hop } => self.ifq_enqueue(ctx, packet, next_hop),
+                LlItem::Up { from, packet } => self.ip_receive(from, packet, ctx),
+            }
+        }
+    }
+
     fn ifq_enqueue(&mut self, ctx: &mut Ctx, packet: Packet, next_hop: NodeId) {
         let now = ctx.now;
         let uid = packet.uid;
@@ -736,7 +818,7 @@ impl Node {
         let now = ctx.now;
         for o in out.drain(..) {
             match o {
-                ArpOut::Send { next_hop, packet } => self.ifq_enqueue(ctx, packet, next_hop),
+                ArpOut::Send { next_hop, packet } => self.ll_down(ctx, packet, next_hop),
                 ArpOut::Request(p) | ArpOut::Reply(p) => {
                     let kind = if matches!(p.body, Body::Arp(ref m) if m.reply) { "arp.reply" } else { "arp.request" };
                     self.stats.net.count_sent(kind, p.size());
@@ -814,6 +896,11 @@ impl Node {
         if let Some(arp) = &self.arp {
             let t = arp.poll_timeout();
             self.arm(ARP_TIMER, t, ctx);
+        }
+        if self.touched & TOUCHED_LL != 0 {
+            self.touched &= !TOUCHED_LL;
+            let t = self.ll.as_ref().and_then(|ll| ll.line.front()).map(|(at, _)| *at);
+            self.arm(self.ll_slot, t, ctx);
         }
         if self.touched & TOUCHED_AGENTS == 0 {
             return;

@@ -19,9 +19,11 @@ pub enum Purpose {
     Mobility = 6,
     /// LRED marking draws (net/lred.rs), only when LRED is on.
     Lred = 7,
+    /// A CBR source's interval jitter (ns-2 `random_`, app/cbr.rs), per flow.
+    CbrJitter = 8,
     /// Log-normal shadowing draws, one stream per receiving node
     /// (phy/channel.rs), only with `radio.propagation = "shadowing"`.
-    Shadowing = 8,
+    Shadowing = 9,
 }
 
 /// A deterministic random stream.

@@ -19,7 +19,7 @@ use crate::rng::{Purpose, Stream};
 use crate::queue::Phase;
 use crate::scenario::{ArpKind, FlowKind, RoutingConfig, Scenario, Topology};
 use crate::tcp::TcpConfig;
-use crate::time::SimTime;
+use crate::time::{Dur, SimTime};
 use crate::trace::filter::Filter;
 use crate::trace::tap::{Tap, TraceError};
 use crate::wire::NodeId;
@@ -136,6 +136,12 @@ impl World {
                         let dist = f.distribution.unwrap_or(crate::scenario::OnOffDistribution::Exponential);
                         src = src.with_onoff(onoff::OnOff::new(on, off, dist, app_stream(seed, flow)));
                     }
+                    if f.jitter == Some(true) {
+                        src = src.with_jitter(Stream::new(seed, 0x8000_0000 | flow, Purpose::CbrJitter));
+                    }
+                    if let Some(n) = f.max_packets {
+                        src = src.with_max_packets(n);
+                    }
                     agents[f.src as usize].push(Agent::Cbr(src));
                     agents[f.dst as usize].push(Agent::UdpSink(cbr::UdpSink::new(flow, f.src)));
                 }
@@ -159,7 +165,8 @@ impl World {
                     ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),
                     ArpKind::Queue => Some(Arp::new(id, ArpMode::Queue(sc.link.arp_queue_limit))),
                 };
-                let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize), router, arp, ag);
+                let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize).with_routing_first(sc.mac.queue_routing_first), router, arp, ag)
+                    .with_link_delay(Dur((sc.link.delay_us * 1e3).round() as u64));
                 if sc.lred.enabled {
                     let l = &sc.lred;
                     let p = crate::net::lred::LredParams { min_th: l.min_th, max_th: l.max_th, max_p: l.max_p, weight: l.weight };

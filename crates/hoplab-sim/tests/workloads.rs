@@ -130,3 +130,28 @@ fn the_oracle_of_a_static_chain_is_its_length() {
     assert_eq!((r.flow, r.hops), (0, 4));
     assert!((r.time_s - 18.0).abs() < 1e-9);
 }
+
+#[test]
+fn cbr_jitter_and_max_packets_reach_the_run() {
+    // 512 B at 40.96 kbit/s: every 100 ms, 100 packets in 10 s.
+    let flow = |extra: &str| chain(2, 10.0, &format!("[output]\ntrace = true\n[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 40.96\n{extra}"));
+    let sends = |out: &hoplab_sim::RunOutput| -> Vec<f64> {
+        out.trace.iter().filter(|r| r.node == 0 && r.layer == "AGT" && r.event == "send").map(|r| r.time_s).collect()
+    };
+    let plain = run_toml(&flow(""), 1);
+    assert_eq!(plain.flows[0].packets_sent, 100);
+    let capped = run_toml(&flow("max_packets = 25\n"), 1);
+    assert_eq!((capped.flows[0].packets_sent, capped.flows[0].packets_received), (25, 25));
+    assert_eq!(sends(&capped).len(), 25);
+    let jit = run_toml(&flow("jitter = true\n"), 1);
+    let t = sends(&jit);
+    assert_eq!(t[0], 0.0);
+    let gaps: Vec<f64> = t.windows(2).map(|w| (w[1] - w[0]) / 0.1).collect();
+    assert!(gaps.iter().all(|g| (0.5 - 1e-9..=1.5 + 1e-9).contains(g)), "{gaps:?}");
+    assert!(gaps.iter().any(|g| (g - 1.0).abs() > 0.1), "no gap moved: {gaps:?}");
+    // About 100 packets (the gaps average one interval), and a new seed draws others.
+    assert!((85..=115).contains(&jit.flows[0].packets_sent), "{}", jit.flows[0].packets_sent);
+    assert_ne!(t, sends(&run_toml(&flow("jitter = true\n"), 2)));
+    // jitter = false is today's source.
+    assert_eq!(run_toml(&flow("jitter = false\n"), 1).info.event_hash, plain.info.event_hash);
+}

@@ -35,6 +35,11 @@ COMMANDS: dict[str, CommandInfo] = {
     "config": CommandInfo(
         "hoplab.cli.config", "config_cmd",
         "Print the scenario reference: every field's type, unit, default, valid range and source."),
+    "crosscheck": CommandInfo(
+        "hoplab.cli.crosscheck", "crosscheck_cmd",
+        "Run a scenario (TOML, or an ns-2 script) in hoplab with compat = \"ns2\" and in ns-2.35 for each seed, "
+        "and print per flow and in total: throughput, packets delivered, retransmissions, timeouts, routing "
+        "packets and drops by reason, side by side with their spread over the seeds and the ratio."),
     "design": CommandInfo(
         "hoplab.cli.design", "design_group",
         "Experiment designs: factors, levels, replicas and run order (see docs/GUIDE.md)."),
@@ -46,6 +51,11 @@ COMMANDS: dict[str, CommandInfo] = {
     "example": CommandInfo(
         "hoplab.cli.example", "example_cmd",
         "List the packaged example scenarios, or print one (NAME) as TOML."),
+    "import": CommandInfo(
+        "hoplab.cli.import_cmd", "import_cmd",
+        "Translate an ns-2 wireless script (SCRIPT.tcl, its arguments after `--`) into a hoplab scenario: "
+        "readable TOML, each value with the script line it came from as a comment; `hoplab run` of it runs "
+        "what `hoplab run SCRIPT.tcl` runs."),
     "lab": CommandInfo(
         "hoplab.cli.lab", "lab_group",
         "Run designs into a result store, see what is done, summarise and export results."),

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from . import _input
+from . import _input, _script
 from ._check import warn_unconnected
 from .errors import HoplabError, os_error_text, scenario_failure
 
@@ -28,8 +28,9 @@ def _safe_dirname(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "scenario"
 
 
-@click.command("run")
+@click.command("run", context_settings={"ignore_unknown_options": False})
 @click.argument("scenario", type=click.Path(path_type=Path))
+@click.argument("script_args", nargs=-1, metavar="[-- ARGS]")
 @click.option("--seed", type=click.IntRange(0, U64_MAX), default=None,
               help="Seed (default: the scenario's `seed`).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -41,8 +42,10 @@ def _safe_dirname(name: str) -> str:
               help="Print the full tables: per node, and drops per node, layer, cause and packet type.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Override a scenario field by its dotted path, e.g. routing.aodv.link_detection=link_layer.")
-def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no_save: bool, detail: bool,
-            sets: tuple[str, ...]) -> None:
+@click.option("--tcl-time-limit", type=click.FloatRange(0.1, 86400), default=60.0, show_default=True,
+              help="SCRIPT.tcl: longest wall-clock time the script itself may take to evaluate (s).")
+def run_cmd(scenario: Path, script_args: tuple[str, ...], seed: int | None, out_dir: Path | None, fmt: str,
+            no_save: bool, detail: bool, sets: tuple[str, ...], tcl_time_limit: float) -> None:
     """Run one scenario file (TOML, or .json) or example:NAME (see `hoplab
     example`), print a summary and save the results.
 
@@ -55,6 +58,12 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     first, so nothing already in DIR is lost. The scenario's `[trace]
     formats` (trace.csv, anim.csv) stream into DIR/.trace-partial-*/ while
     the run goes and join the result when it is saved.
+
+    SCENARIO may also be an ns-2 wireless script (SCRIPT.tcl, with the
+    script's own arguments after `--`): it is evaluated by a Tcl
+    interpreter whose ns-2 objects record what it asks for, run with
+    `compat = "ns2"` and ns-2.35's defaults, and its `trace-all` file is
+    written where ns-2 would write it (docs/GUIDE.md, "Coming from ns-2").
     """
     from .. import _core, _toml_emit
     from .._progress import for_stderr
@@ -65,7 +74,18 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
             import pyarrow  # noqa: F401
         except ImportError:
             raise HoplabError("--format parquet needs pyarrow: pip install pyarrow") from None
-    text, kind = _input.with_overrides(scenario, *_input.read(scenario), sets)
+    plan = None
+    if _script.is_script(scenario):
+        plan = _script.load(scenario, script_args, tcl_time_limit)
+        if no_save and plan.trace is not None and "trace" in plan.scenario:
+            raise HoplabError(f"{scenario}: the script writes an ns-2 trace ({plan.trace.file.path.name}), and "
+                              "--no-save writes no files: drop --no-save")
+        text, kind = _input.with_overrides(scenario, json.dumps(plan.scenario), "json", sets)
+    elif script_args:
+        raise HoplabError(f"{scenario}: arguments after the scenario ({' '.join(script_args)[:40]}) are for "
+                          "ns-2 scripts (SCRIPT.tcl) only")
+    else:
+        text, kind = _input.with_overrides(scenario, *_input.read(scenario), sets)
     try:
         name, own_seed, formats = _core.trace_plan(text, kind)
         emulated = _core.emulation_table(text, kind) is not None
@@ -98,6 +118,9 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     finally:
         if display is not None:
             display.close()
+    if plan is not None and not sets:
+        res.scenario_text = _toml_emit.dumps(json.loads(text), header=f"from the ns-2 script {scenario}")
+        res.scenario_format = "toml"
     if sets:  # saved as TOML like any scenario, saying where it came from
         res.scenario_text = _toml_emit.dumps(json.loads(text), header=f"{scenario} run with --set {' '.join(sets)}")
         res.scenario_format = "toml"
@@ -113,6 +136,9 @@ def run_cmd(scenario: Path, seed: int | None, out_dir: Path | None, fmt: str, no
     finally:
         _discard(stream)  # saved: its files are linked (or copied) into out_dir
     click.echo(f"\nresults written to {out_dir}/")
+    if plan is not None:
+        for line in _script.write_outputs(plan, out_dir):
+            click.echo(line)
 
 
 def _summary(res: Any, detail: bool, out_dir: Path | None, fmt: str) -> str:

@@ -1,9 +1,17 @@
-//! Constant bit rate over UDP (ns-2 `Application/Traffic/CBR`, no jitter):
-//! one datagram of `size` payload bytes every size·8/rate seconds; with
-//! `on_s`/`off_s`, only during on periods (app/onoff.rs).
+//! Constant bit rate over UDP (ns-2 `Application/Traffic/CBR`): one datagram
+//! of `size` payload bytes every size·8/rate seconds; with `on_s`/`off_s`,
+//! only during on periods (app/onoff.rs). With `jitter` (ns-2 `random_ 1`)
+//! each gap after a packet is interval · (1 + U(-0.5, 0.5)), the first packet
+//! still going at the start (ns-2 cbr_traffic.cc CBR_Traffic::next_interval,
+//! called after each send by trafgen.cc TrafficGenerator::timeout). With
+//! `max_packets` N (ns-2 `maxpkts_`) the source stops after its N-th packet:
+//! next_interval counts `++seqno_ < maxpkts_` after each send and stops the
+//! timer otherwise, so exactly N go out (ns-2 sends one even for maxpkts_ 0,
+//! which the scenario's range refuses).
 
 use std::collections::VecDeque;
 
+use crate::rng::Stream;
 use crate::time::{Dur, SimTime};
 use crate::wire::{Body, NodeId, UdpDatagram};
 
@@ -18,12 +26,29 @@ pub struct CbrSource {
     pub sent: u64,
     /// On-off periods, when the flow has them.
     onoff: Option<super::onoff::OnOff>,
+    /// ns-2 `random_`: the stream the gaps' U(-0.5, 0.5) come from.
+    jitter: Option<Stream>,
+    /// ns-2 `maxpkts_`: packets this source sends at most (u64::MAX: no limit).
+    max_packets: u64,
 }
 
 impl CbrSource {
     pub fn new(flow: u32, dst: NodeId, size: u32, rate_kbps: f64, start: SimTime, stop: SimTime) -> CbrSource {
         let interval = Dur::from_secs_f64(size as f64 * 8.0 / (rate_kbps * 1000.0)).max(Dur(1));
-        CbrSource { flow, dst, size, interval, stop, next_at: Some(start), due: 0, sent: 0, onoff: None }
+        CbrSource { flow, dst, size, interval, stop, next_at: Some(start), due: 0, sent: 0, onoff: None, jitter: None, max_packets: u64::MAX }
+    }
+
+    /// ns-2 `random_ 1`: each gap is interval · (1 + U(-0.5, 0.5)), drawn
+    /// from `rng` (ns-2 cbr_traffic.cc CBR_Traffic::next_interval).
+    pub fn with_jitter(mut self, rng: Stream) -> CbrSource {
+        self.jitter = Some(rng);
+        self
+    }
+
+    /// ns-2 `maxpkts_`: stop after the `n`-th packet.
+    pub fn with_max_packets(mut self, n: u64) -> CbrSource {
+        self.max_packets = n;
+        self
     }
 
     /// Send only during on periods (app/onoff.rs); the first starts at `start`.
@@ -35,9 +60,16 @@ impl CbrSource {
 
     pub fn handle_timer(&mut self, now: SimTime) {
         self.due += 1;
-        let gap = match self.onoff.as_mut() {
-            Some(o) => o.after_packet(self.interval),
-            None => self.interval,
+        // ns-2 cbr_traffic.cc next_interval: `++seqno_ < maxpkts_` or stop.
+        if self.sent + self.due as u64 >= self.max_packets {
+            self.next_at = None;
+            return;
+        }
+        let gap = match (self.onoff.as_mut(), self.jitter.as_mut()) {
+            (Some(o), _) => o.after_packet(self.interval),
+            // ns-2: t = interval_ + interval_ * Random::uniform(-0.5, 0.5).
+            (None, Some(rng)) => Dur(((self.interval.0 as f64) * (0.5 + rng.unit())).round() as u64).max(Dur(1)),
+            (None, None) => self.interval,
         };
         let next = now + gap;
         self.next_at = (next < self.stop).then_some(next);
@@ -134,6 +166,55 @@ impl UdpSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Purpose;
+
+    /// Run a source's timer alone: the instants of its packets, in ns.
+    fn instants(mut src: CbrSource) -> Vec<u64> {
+        let (mut out, mut at) = (Vec::new(), Vec::new());
+        while let Some(t) = src.next_at {
+            src.handle_timer(t);
+            src.poll_transmit(&mut out);
+            at.push(t.0);
+        }
+        assert_eq!(out.len() as u64, src.sent);
+        at
+    }
+
+    // 512 B at 40.96 kbit/s: one packet every 100 ms.
+    fn cbr(secs: f64) -> CbrSource {
+        CbrSource::new(0, 1, 512, 40.96, SimTime::ZERO, SimTime::from_secs_f64(secs))
+    }
+
+    #[test]
+    fn jitter_draws_each_gap_from_half_to_one_and_a_half_intervals() {
+        let at = instants(cbr(1000.0).with_jitter(Stream::new(3, 0x8000_0000, Purpose::CbrJitter)));
+        assert_eq!(at[0], 0, "the first packet goes at the start, undrawn");
+        let gaps: Vec<f64> = at.windows(2).map(|w| (w[1] - w[0]) as f64 / 1e8).collect();
+        assert!(gaps.iter().all(|g| (0.5..=1.5).contains(g)), "a gap outside [0.5, 1.5] intervals");
+        let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        // ~10,000 gaps of U(0.5, 1.5): the mean's standard error is 0.003.
+        assert!((mean - 1.0).abs() < 0.015, "mean gap {mean} intervals");
+        let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / gaps.len() as f64;
+        assert!((var / (1.0 / 12.0) - 1.0).abs() < 0.05, "variance {var}, uniform: 1/12");
+        assert!(gaps.iter().filter(|g| **g < 0.6).count() > 500 && gaps.iter().filter(|g| **g > 1.4).count() > 500, "both tails reached");
+        // Same stream, same instants; without jitter, exactly the interval.
+        assert_eq!(at, instants(cbr(1000.0).with_jitter(Stream::new(3, 0x8000_0000, Purpose::CbrJitter))));
+        assert!(instants(cbr(1.0)).windows(2).all(|w| w[1] - w[0] == 100_000_000));
+    }
+
+    #[test]
+    fn max_packets_sends_exactly_that_many() {
+        for n in [1u64, 2, 7] {
+            let at = instants(cbr(100.0).with_max_packets(n));
+            assert_eq!(at.len() as u64, n, "max_packets {n}");
+            assert_eq!(*at.last().unwrap(), (n - 1) * 100_000_000);
+        }
+        // The stop time still ends it first: 1 s holds 10 packets (0 .. 0.9 s).
+        assert_eq!(instants(cbr(1.0).with_max_packets(50)).len(), 10);
+        assert_eq!(instants(cbr(1.0)).len(), 10);
+        // With jitter too, the count is exact.
+        assert_eq!(instants(cbr(1e6).with_max_packets(33).with_jitter(Stream::new(1, 5, Purpose::CbrJitter))).len(), 33);
+    }
 
     fn dgram(seqno: u64) -> UdpDatagram {
         UdpDatagram { flow: 0, seqno, payload: 100 }

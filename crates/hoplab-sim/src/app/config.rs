@@ -53,6 +53,12 @@ pub struct Flow {
     pub off_s: Option<f64>,
     /// CBR on-off source: how periods are drawn (default exponential).
     pub distribution: Option<OnOffDistribution>,
+    /// CBR: ns-2 `random_ 1`, each gap interval · (1 + U(-0.5, 0.5))
+    /// (default false; app/cbr.rs).
+    pub jitter: Option<bool>,
+    /// CBR: ns-2 `maxpkts_`, the source stops after this many packets
+    /// (default: no limit; app/cbr.rs).
+    pub max_packets: Option<u64>,
     /// WWW: most downloads in the session (seed 002 §8.6: 15).
     pub downloads: Option<u32>,
     /// WWW: Pareto shape of the think time (app/www.rs documents the choice).

@@ -23,6 +23,9 @@ pub struct Mac {
     pub preamble: Preamble,
     /// Interface queue capacity in packets (ns-2 PriQueue, 50).
     pub queue_limit: u32,
+    /// Routing packets go ahead of data in the interface queue (ns-2
+    /// PriQueue `Prefer_Routing_Protocols 1`); false: one FIFO (mac/ifq.rs).
+    pub queue_routing_first: bool,
     /// Reset a NAV set by an overheard RTS when no frame starts within
     /// 2 SIFS + CTS + 2 slots of the RTS's end (IEEE 802.11-1999 §9.2.5.4,
     /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
@@ -32,6 +35,14 @@ pub struct Mac {
     /// backoff, counted from its arrival, as ns-2's Mac802_11::send does.
     /// Off by default: IEEE 802.11-1999 §9.2.5.1 lets it go after DIFS.
     pub idle_backoff: bool,
+    /// With `idle_backoff`: ns-2's `bugFix_timer_ false`. The wait of a
+    /// frame that finds the medium idle is ns-2's defer timer, DIFS + k
+    /// slots from its arrival, which does not pause while the medium is
+    /// busy; if the medium is busy when it expires, the CW doubles and a
+    /// backoff follows (Mac802_11::send, deferHandler, check_pktRTS,
+    /// check_pktTx, tx_resume). Off: ns-2's default bugFix_timer_ true, the
+    /// backoff timer with DIFS, which pauses.
+    pub idle_defer: bool,
     /// ns-2 Mac802_11::check_pktCTRL / check_pktTx: the CTS, and the DATA
     /// after a CTS, go out after SIFS only if the medium is idle then
     /// (nothing being received, NAV clear); a withheld CTS is dropped, a
@@ -83,8 +94,10 @@ impl Default for Mac {
             sifs_us: 10,
             preamble: Preamble::Long,
             queue_limit: 50,
+            queue_routing_first: true,
             nav_reset: false,
             idle_backoff: false,
+            idle_defer: false,
             cts_needs_idle: false,
             capture_nav: false,
             eifs_nav: false,

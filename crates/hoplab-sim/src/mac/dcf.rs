@@ -44,6 +44,9 @@ pub struct MacConfig {
     pub nav_reset: bool,
     /// ns-2: a frame arriving at an idle medium also backs off.
     pub idle_backoff: bool,
+    /// ns-2 `bugFix_timer_ false`: that wait is a defer timer that does not
+    /// pause (with `idle_backoff`).
+    pub idle_defer: bool,
     /// ns-2: the CTS and the DATA after a CTS need an idle medium at SIFS.
     pub cts_needs_idle: bool,
     /// ns-2: a captured frame sets the NAV to EIFS + its airtime.
@@ -69,6 +72,7 @@ impl MacConfig {
             cw_max: m.cw_max,
             nav_reset: m.nav_reset,
             idle_backoff: m.idle_backoff,
+            idle_defer: m.idle_defer && m.idle_backoff,
             cts_needs_idle: m.cts_needs_idle,
             capture_nav: m.capture_nav,
             eifs_nav: m.eifs_nav,
@@ -192,6 +196,12 @@ pub struct Dcf {
     use_eifs: bool,
     // Access (§9.2.5).
     backoff: Option<u32>,
+    /// `idle_defer`: ns-2's mhDefer_ running for DIFS + k slots; it fires
+    /// the Access timer at this instant whatever the medium does meanwhile.
+    defer: Option<SimTime>,
+    /// `idle_defer`: a frame waits for the exchange under way (our CTS or
+    /// ACK) to end before its defer starts (ns-2 tx_resume).
+    defer_pending: bool,
     cw: u32,
     phase: Phase,
     cur: Option<Outgoing>,
@@ -250,6 +260,8 @@ impl Dcf {
             idle_since: SimTime::ZERO,
             use_eifs: false,
             backoff: None,
+            defer: None,
+            defer_pending: false,
             phase: Phase::Idle,
             cur: None,
             sifs_reply: None,
@@ -364,6 +376,16 @@ impl Dcf {
         // one arriving at an idle medium may go after DIFS without one.
         if self.backoff.is_none() && !self.medium_idle {
             self.backoff = Some(self.draw_backoff());
+        } else if self.backoff.is_none() && self.cfg.idle_defer {
+            // ns-2 Mac802_11::send with bugFix_timer_ false: the defer timer
+            // for DIFS + (Random % cw_) slots, which does not pause; none if
+            // it is busy with our CTS or ACK (the SIFS uses mhDefer_), whose
+            // end starts one (tx_resume).
+            if self.sifs_reply.is_some() {
+                self.defer_pending = true;
+            } else {
+                self.start_defer(now);
+            }
         } else if self.backoff.is_none() && self.cfg.idle_backoff {
             // ns-2 Mac802_11::send: DIFS plus a backoff from the arrival,
             // however long the medium has been idle.
@@ -523,6 +545,7 @@ impl Dcf {
     pub fn handle_timer(&mut self, now: SimTime, t: MacTimer) {
         self.set_timer(t, SimTime::MAX);
         match t {
+            MacTimer::Access if self.defer.is_some() => self.defer_expired(now),
             MacTimer::Access => {
                 self.backoff = None;
                 if self.cur.is_some() && self.phase == Phase::Idle {
@@ -617,8 +640,39 @@ impl Dcf {
     }
 
     fn respond_after_sifs(&mut self, now: SimTime, r: Reply) {
+        if self.defer.take().is_some() {
+            // ns-2 recvRTS: `if(mhDefer_.busy()) mhDefer_.stop()`; the
+            // frame's defer starts again when the reply is done (tx_resume).
+            self.defer_pending = true;
+        }
         self.sifs_reply = Some(r);
         self.set_timer(MacTimer::Sifs, now + self.cfg.sifs);
+    }
+
+    // ----- ns-2's defer timer (`idle_defer`, bugFix_timer_ false) -----
+
+    /// mhDefer_.start(DIFS + rTime): DIFS plus a drawn number of slots
+    /// (drawn as every backoff here, from [0, CW]; ns-2 draws
+    /// `Random::random() % cw_`, as its backoff timer does).
+    fn start_defer(&mut self, now: SimTime) {
+        let k = self.draw_backoff();
+        self.defer = Some(now + self.difs + self.cfg.slot.mul(k as u64));
+    }
+
+    /// deferHandler -> check_pktRTS / check_pktTx: send if the medium is
+    /// idle (`is_idle()`: nothing sensed, NAV clear), else `inc_cw()` and
+    /// a backoff, which waits for the medium as any other.
+    fn defer_expired(&mut self, now: SimTime) {
+        self.defer = None;
+        if self.cur.is_none() || self.phase != Phase::Idle {
+            return;
+        }
+        if !self.phy_busy && now >= self.nav_until {
+            self.start_exchange();
+        } else {
+            self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
+            self.backoff = Some(self.draw_backoff());
+        }
     }
 
     fn data_frame(&self) -> Frame {
@@ -741,6 +795,9 @@ impl Dcf {
     /// The medium turned busy: the backoff counts down only whole idle slots
     /// after DIFS/EIFS, then freezes (§9.2.5.2).
     fn freeze(&mut self, now: SimTime) {
+        if self.defer.is_some() || self.defer_pending {
+            return; // ns-2's defer timer runs on; no backoff meanwhile
+        }
         if self.timers[MacTimer::Access as usize] != SimTime::MAX {
             self.set_timer(MacTimer::Access, SimTime::MAX);
             let start = self.idle_since + self.ifs();
@@ -757,8 +814,29 @@ impl Dcf {
         }
     }
 
+    /// `idle_defer`: the Access timer is the defer's, armed whatever the
+    /// medium; a pending defer starts once the DCF is free (tx_resume).
+    #[cold]
+    #[inline(never)]
+    fn schedule_defer(&mut self, now: SimTime) {
+        let free = self.phase == Phase::Idle && self.sifs_reply.is_none() && self.on_air.is_none();
+        if self.defer_pending && free && self.cur.is_some() {
+            self.defer_pending = false;
+            self.start_defer(now);
+        }
+        let at = match self.defer {
+            Some(d) if free => d.max(now),
+            _ => SimTime::MAX,
+        };
+        self.set_timer(MacTimer::Access, at);
+    }
+
     #[inline(always)]
     fn schedule_access(&mut self, now: SimTime) {
+        if self.cfg.idle_defer && (self.defer.is_some() || self.defer_pending) {
+            self.schedule_defer(now);
+            return;
+        }
         let wants = (self.cur.is_some() || self.backoff.is_some())
             && self.phase == Phase::Idle
             && self.sifs_reply.is_none()

@@ -1,6 +1,13 @@
 //! The interface queue between IP and the MAC: drop-tail, with routing
 //! packets ahead of data (ns-2 `Queue/DropTail/PriQueue` with
-//! `Prefer_Routing_Protocols 1`, defaults.md).
+//! `Prefer_Routing_Protocols 1`, defaults.md), or one FIFO
+//! (`mac.queue_routing_first = false`, ns-2 `Prefer_Routing_Protocols 0`:
+//! PriQueue::recv hands every packet to Queue::recv).
+//!
+//! Routing packets keep their arrival order among themselves here; ns-2's
+//! PriQueue::recvHighPriority puts each at the very head (enqueHead), so the
+//! newest goes first, and only for DSR, AODV, AOMDV, TORA, MDART and
+//! PT_MESSAGE (DSDV) packets (priqueue.cc PriQueue::recv).
 
 use crate::time::SimTime;
 use crate::wire::{NodeId, Packet};
@@ -14,11 +21,19 @@ pub struct Ifq {
     area: u128,
     last_change: SimTime,
     pub max_len: u32,
+    /// Routing packets ahead of data (false: plain FIFO).
+    routing_first: bool,
 }
 
 impl Ifq {
     pub fn new(limit: usize) -> Ifq {
-        Ifq { q: VecDeque::with_capacity(limit.min(64)), limit, area: 0, last_change: SimTime::ZERO, max_len: 0 }
+        Ifq { q: VecDeque::with_capacity(limit.min(64)), limit, area: 0, last_change: SimTime::ZERO, max_len: 0, routing_first: true }
+    }
+
+    /// `mac.queue_routing_first`: false makes the queue one FIFO.
+    pub fn with_routing_first(mut self, on: bool) -> Ifq {
+        self.routing_first = on;
+        self
     }
 
     fn account(&mut self, now: SimTime) {
@@ -31,7 +46,7 @@ impl Ifq {
     /// when a routing packet must get in), if any.
     pub fn enqueue(&mut self, now: SimTime, p: Packet, next_hop: NodeId) -> Option<Packet> {
         self.account(now);
-        if p.is_routing() {
+        if self.routing_first && p.is_routing() {
             let at = self.q.iter().position(|(q, _)| !q.is_routing()).unwrap_or(self.q.len());
             self.q.insert(at, (p, next_hop));
             if self.q.len() > self.limit {
@@ -104,6 +119,40 @@ mod tests {
         assert!(q.enqueue(SimTime(0), pkt(2), 1).is_none());
         assert_eq!(q.enqueue(SimTime(0), pkt(3), 1).map(|p| p.uid), Some(3));
         assert_eq!(q.dequeue(SimTime(0)).map(|(p, _)| p.uid), Some(1));
+    }
+
+    fn routing(uid: u64) -> Packet {
+        use crate::wire::aodv::{AodvMsg, Rerr};
+        use crate::wire::RoutingMsg;
+        let m = RoutingMsg::Aodv(AodvMsg::Rerr(Rerr { no_delete: false, dests: vec![(2, 1)] }));
+        Packet::new(uid, 0, crate::wire::BROADCAST, Body::Routing(m), SimTime::ZERO)
+    }
+
+    fn order(q: &Ifq) -> Vec<u64> {
+        q.packets().map(|p| p.uid).collect()
+    }
+
+    #[test]
+    fn routing_first_or_one_fifo() {
+        // Today's default: routing packets ahead of data, in arrival order;
+        // a routing packet that meets a full queue pushes the last data out.
+        let mut q = Ifq::new(4);
+        for p in [pkt(1), routing(2), pkt(3), routing(4)] {
+            assert!(q.enqueue(SimTime(0), p, 1).is_none());
+        }
+        assert_eq!(order(&q), [2, 4, 1, 3]);
+        assert_eq!(q.enqueue(SimTime(0), routing(5), 1).map(|p| p.uid), Some(3));
+        assert_eq!(order(&q), [2, 4, 5, 1]);
+        assert_eq!(q.enqueue(SimTime(0), pkt(6), 1).map(|p| p.uid), Some(6));
+        // FIFO: arrival order, and a full queue drops whatever arrives.
+        let mut q = Ifq::new(4).with_routing_first(false);
+        for p in [pkt(1), routing(2), pkt(3), routing(4)] {
+            assert!(q.enqueue(SimTime(0), p, 1).is_none());
+        }
+        assert_eq!(order(&q), [1, 2, 3, 4]);
+        assert_eq!(q.enqueue(SimTime(0), routing(5), 1).map(|p| p.uid), Some(5));
+        assert_eq!(q.dequeue(SimTime(0)).map(|(p, _)| p.uid), Some(1));
+        assert_eq!(order(&q), [2, 3, 4]);
     }
 
     #[test]

@@ -37,6 +37,11 @@ pub struct Link {
     /// "off" resolves instantly.
     pub arp: ArpKind,
     pub arp_queue_limit: u32,
+    /// ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp), µs: a packet
+    /// routing sends reaches the interface queue this long later, and one
+    /// the MAC receives reaches routing this long later (node.rs
+    /// `LinkDelay`). 0: none.
+    pub delay_us: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -49,6 +54,6 @@ pub enum ArpKind {
 
 impl Default for Link {
     fn default() -> Self {
-        Link { arp: ArpKind::Off, arp_queue_limit: 16 }
+        Link { arp: ArpKind::Off, arp_queue_limit: 16, delay_us: 0.0 }
     }
 }

@@ -78,6 +78,16 @@ impl Scenario {
         if onoff && (f.on_s.is_none() || f.off_s.is_none()) {
             return err(format!("{p}.{}", if f.on_s.is_none() { "on_s" } else { "off_s" }), "an on-off source needs both on_s and off_s");
         }
+        if f.kind != FlowKind::Cbr {
+            for (name, given) in [("jitter", f.jitter.is_some()), ("max_packets", f.max_packets.is_some())] {
+                if given {
+                    return err(format!("{p}.{name}"), "applies to cbr flows only (ns-2 Application/Traffic/CBR)");
+                }
+            }
+        }
+        if f.jitter == Some(true) && onoff {
+            return err(format!("{p}.jitter"), "a cbr source with on_s/off_s has no jitter (ns-2 Application/Traffic/Exponential has no random_)");
+        }
         if www && f.kind != FlowKind::Www {
             return err(p, "downloads, think_shape, think_scale_s, size_median_bytes and size_sigma apply to www flows only");
         }
@@ -288,6 +298,9 @@ impl Scenario {
         }
         if !(m.cw_max + 1).is_power_of_two() || m.cw_max < m.cw_min {
             return err("mac.cw_max", format!("{} must be 2^k - 1 and at least cw_min ({})", m.cw_max, m.cw_min));
+        }
+        if m.idle_defer && !m.idle_backoff {
+            return err("mac.idle_defer", "needs mac.idle_backoff = true: it changes the wait of a frame that finds the medium idle, which only idle_backoff adds (compat = \"ns2\" sets it)");
         }
         // 802.11b §18.2.2.2: the short PLCP header is sent at 2 Mbit/s and
         // serves the 2, 5.5 and 11 Mbit/s rates only; control frames at a

@@ -61,6 +61,7 @@ _SET = re.compile(r"\$node_\((\S*?)\)\s+set\s+(\S+)\s+(\S+)", re.ASCII)
 _AT = re.compile(r"\$ns_?\s+at\s+(\S+)\s+\"(.*)\"", re.ASCII | re.DOTALL)
 _SETDEST = re.compile(r"\$node_\((\S*?)\)\s+setdest\s+(\S+)\s+(\S+)\s+(\S+)", re.ASCII)
 _GOD = re.compile(r"\$god_\s+set-dist\s+(\S+)\s+(\S+)\s+(\S+)", re.ASCII)
+_GOD_INSTANCE = re.compile(r"set\s+god_\s+\[\s*God\s+instance\s*\]", re.ASCII)
 _HEADER = re.compile(r"#\s*nodes:\s*([0-9]+)\b", re.ASCII)
 
 
@@ -190,15 +191,19 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
     def coord(tok: str, what: str) -> float:
         return _limits.check(number(tok, what), COORD, f"{what} {shown(tok)}")
 
-    def setdest(m: re.Match[str], at: float, no: int) -> None:
+    def setdest(m: re.Match[str], at: float, no: int, scheduled: bool) -> None:
         i = node_of(m.group(1), no)
         x, y = coord(m.group(2), "x"), coord(m.group(3), "y")
         v = number(m.group(4), "speed")
         if v != 0:  # 0 stops the node (hoplab_legs); any other speed is a leg's
             _limits.check(v, LEG_SPEED, f"speed {shown(m.group(4))}", "or 0, a stop")
-        if i not in xs or i not in ys:
-            raise ValueError(f"setdest for node {i} before its initial position ($node_({i}) set X_ / Y_)")
-        first_leg.setdefault(i, no)
+        if not scheduled:
+            # `$ns_ at` events run after the whole file is read, so a scheduled
+            # setdest may come before the position lines (ns-2 accepts it); one
+            # run at load time would start from wherever the node is then.
+            if i not in xs or i not in ys:
+                raise ValueError(f"setdest for node {i} before its initial position ($node_({i}) set X_ / Y_)")
+            first_leg.setdefault(i, no)
         legs.append(Ns2Leg(i, at, (x, y), v, no))
 
     def god_dist(m: re.Match[str], no: int) -> None:
@@ -206,7 +211,7 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
         node_of(m.group(2), no)
         index(m.group(3), "distance")  # hops; read, not used
 
-    def timed(script: str, at: float, no: int) -> bool:
+    def timed(script: str, at: float, no: int, scheduled: bool = True) -> bool:
         """Run the setdest and GOD commands of ``script`` (one, or several
         separated as Tcl separates them) at time ``at``; False if there are
         none or one is neither."""
@@ -216,7 +221,7 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
             return False
         for cmd in cmds:
             if (d := _SETDEST.fullmatch(cmd)) is not None:
-                setdest(d, at, no)
+                setdest(d, at, no, scheduled)
             elif (g := _GOD.fullmatch(cmd)) is not None:
                 god_dist(g, no)
                 god += 1
@@ -244,7 +249,9 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
                 if not timed(inner, at, no):
                     raise ValueError(f"unsupported command at time {shown(m.group(1))}: {clip(inner)} "
                                      "(expected \"$node_(i) setdest x y v\" or \"$god_ set-dist i j d\")")
-            elif not timed(line, 0.0, no):  # setdest's NODE_FORMAT2 / GOD_FORMAT2: at load time
+            elif _GOD_INSTANCE.fullmatch(line):  # setdest's first line: the God object, read and not used
+                god += 1
+            elif not timed(line, 0.0, no, scheduled=False):  # setdest's NODE_FORMAT2 / GOD_FORMAT2: at load time
                 raise ValueError(f"not an ns-2 movement line: {clip(line)} (expected $node_(i) set X_/Y_/Z_, "
                                  "$ns_ at t \"$node_(i) setdest x y v\", $god_ set-dist or a # comment)")
         except ValueError as e:

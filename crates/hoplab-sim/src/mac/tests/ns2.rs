@@ -6,6 +6,7 @@ use super::support::*;
 use crate::mac::{MacEvent, MacTimer};
 use crate::mac::config::RtsThresholdBasis;
 use crate::scenario::Mac;
+use crate::time::{Dur, SimTime};
 use crate::wire::FrameKind;
 
 fn ns2_mac(rts_threshold: u32) -> Mac {
@@ -184,4 +185,122 @@ fn ns2_data_header_makes_data_frames_six_bytes_longer() {
     st.enqueue(make_data_packet(1, 1500), PEER);
     st.fire(MacTimer::Access);
     assert_eq!(st.expect_transmit(FrameKind::Rts).duration_us, 6942 + 24);
+}
+
+/// The station with `mac.idle_backoff` (and `idle_defer` if asked), a
+/// packet arriving at t0 = 1 ms on a long idle medium, and an overheard
+/// ACK from t0 + 10 us to t0 + 314 us. Returns when it sent its DATA and,
+/// if the defer expired on the busy medium, the wait after the ACK's end.
+fn idle_arrival_then_an_ack(seed: u64, idle_defer: bool) -> (SimTime, Option<Dur>) {
+    let m = Mac { rts_threshold: NO_RTS, idle_backoff: true, idle_defer, ..Mac::default() };
+    let mut st = Station::with_mac(seed, &m);
+    let t0 = at_us(1000);
+    st.advance_to(t0);
+    st.enqueue(make_data_packet(1, 1000), PEER);
+    st.advance(us(10));
+    st.signal_start();
+    let end = t0 + us(314);
+    let mut expired_busy = false;
+    if st.next_deadline().is_some_and(|(at, _)| at <= end) {
+        // Only the defer fires on a busy medium; a backoff is frozen.
+        assert!(idle_defer, "the backoff timer paused: nothing fires while busy");
+        st.fire(MacTimer::Access);
+        st.expect_no_events();
+        expired_busy = true;
+    }
+    st.advance_to(end);
+    st.signal_end_rx(&ack(OTHER));
+    let t = st.fire(MacTimer::Access);
+    st.expect_transmit(FrameKind::Data);
+    (t, expired_busy.then(|| t - end))
+}
+
+#[test]
+fn idle_defer_does_not_pause_and_a_busy_end_doubles_the_cw() {
+    // ns-2 Mac802_11::send with bugFix_timer_ false: mhDefer_ for DIFS +
+    // k slots from the arrival, running through the busy medium; with
+    // bugFix_timer_ true (idle_backoff alone) the backoff timer pauses.
+    let t0 = at_us(1000);
+    let (mut on_time, mut late, mut beyond_cw_min) = (0, 0, 0);
+    for seed in 0..64 {
+        // Both draw the same k first: the backoff waits DIFS + k after the ACK.
+        let (tb, _) = idle_arrival_then_an_ack(seed, false);
+        let k = backoff_slots(tb - (t0 + us(314)), DIFS) as u64;
+        let (td, after_busy) = idle_arrival_then_an_ack(seed, true);
+        let expiry = t0 + DIFS + SLOT.mul(k);
+        if expiry > t0 + us(314) {
+            // It expired on an idle medium: sent then, where the paused
+            // backoff is later by the 10 us and the ACK's 304 us.
+            assert_eq!((td, after_busy), (expiry, None), "seed {seed}, k {k}");
+            assert_eq!(tb - td, us(314));
+            on_time += 1;
+        } else {
+            // Busy at expiry: check_pktTx's inc_cw() and a backoff in [0, 63].
+            let wait = after_busy.unwrap_or_else(|| panic!("seed {seed}: k {k} expired busy"));
+            let k2 = backoff_slots(wait, DIFS);
+            assert!(k2 <= 63, "seed {seed}: {k2}");
+            beyond_cw_min += (k2 > CW_MIN) as u32;
+            late += 1;
+        }
+    }
+    assert!(on_time >= 10 && late >= 10, "{on_time} on time, {late} late");
+    assert!(beyond_cw_min >= 3, "the doubled CW was never used: {beyond_cw_min}");
+}
+
+#[test]
+fn idle_defer_restarts_after_our_ack() {
+    // ns-2 tx_resume: a frame that arrives while we owe an ACK starts its
+    // defer only when the ACK is done (DIFS + k slots after its end), and a
+    // running defer is stopped by a frame we must answer (recvRTS).
+    let m = Mac { rts_threshold: NO_RTS, idle_backoff: true, idle_defer: true, ..Mac::default() };
+    for seed in 0..16 {
+        let mut st = Station::with_mac(seed, &m);
+        st.advance_to(at_us(1000));
+        st.rx(&data(PEER, ME, 0, false, make_data_packet(9, 200)));
+        st.expect_deliver();
+        st.enqueue(make_data_packet(1, 1000), PEER); // the ACK is due after SIFS
+        st.fire(MacTimer::Sifs);
+        st.expect_transmit(FrameKind::Ack);
+        st.finish_tx();
+        let end = st.now;
+        let t = st.fire(MacTimer::Access);
+        assert!(backoff_slots(t - end, DIFS) <= CW_MIN, "seed {seed}");
+        st.expect_transmit(FrameKind::Data);
+    }
+    // A defer under way when an RTS for us arrives starts again after the CTS.
+    let m = Mac { rts_threshold: 0, idle_backoff: true, idle_defer: true, cts_needs_idle: true, ..Mac::default() };
+    let mut tested = 0;
+    for seed in 0..32 {
+        let mut st = Station::with_mac(seed, &m);
+        st.advance_to(at_us(1000));
+        st.enqueue(make_data_packet(1, 1000), PEER);
+        let first = st.deadline(MacTimer::Access).unwrap();
+        st.advance(us(1)); // an RTS from OTHER starts: the defer runs on
+        st.signal_start();
+        assert_eq!(st.deadline(MacTimer::Access), Some(first), "the defer does not pause");
+        if first <= st.now + RTS_TIME {
+            continue; // this defer ends inside the RTS: the test above covers that
+        }
+        tested += 1;
+        st.advance(RTS_TIME);
+        st.signal_end_rx(&rts(OTHER, ME, 1000));
+        assert_eq!(st.deadline(MacTimer::Access), None, "stopped by the RTS we answer");
+        st.fire(MacTimer::Sifs);
+        st.expect_transmit(FrameKind::Cts);
+        st.finish_tx();
+        let end = st.now;
+        let t = st.deadline(MacTimer::Access).expect("a new defer after the CTS");
+        assert!(backoff_slots(t - end, DIFS) <= CW_MIN);
+    }
+    assert!(tested >= 4, "{tested} seeds with a defer beyond the RTS");
+}
+
+#[test]
+fn idle_defer_needs_idle_backoff() {
+    let base = "duration_s = 1.0\n[topology]\nkind = \"chain\"\nnodes = 2\nspacing_m = 100.0\n";
+    let e = crate::Scenario::from_toml_str(&format!("{base}[mac]\nidle_defer = true\n")).unwrap_err();
+    assert_eq!(e.field, "mac.idle_defer", "{e}");
+    crate::Scenario::from_toml_str(&format!("{base}[mac]\nidle_defer = true\nidle_backoff = true\n")).unwrap();
+    crate::Scenario::from_toml_str(&format!("compat = \"ns2\"\n{base}[mac]\nidle_defer = true\n")).unwrap();
+    assert!(!Mac::default().idle_defer);
 }

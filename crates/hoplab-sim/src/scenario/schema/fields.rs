@@ -170,8 +170,10 @@ pub const FIELDS: &[Field] = &[
     n("mac.sifs_us", "integer", "us", Range::closed(1.0, 100.0, "802.11 SIFS is 3 us (802.11ad) to 28 us (FHSS)"), "IEEE 802.11-1999 DSSS aSIFSTime", "short interframe space"),
     o("mac.preamble", "\"long\" | \"short\"", "IEEE 802.11-1999 DSSS (long)", "PLCP preamble"),
     n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
+    o("mac.queue_routing_first", "bool", "ns-2 Queue/DropTail/PriQueue Prefer_Routing_Protocols (priqueue.cc PriQueue::recv; ns-default.tcl: 1)", "routing packets go ahead of data in the interface queue (in their arrival order; ns-2 puts each at the head); false: one FIFO"),
     o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
     o("mac.idle_backoff", "bool", "ns-2 Mac802_11::send (IEEE 802.11-1999 §9.2.5.1: none)", "a frame that finds the medium idle still waits DIFS + a backoff"),
+    o("mac.idle_defer", "bool", "ns-2 Mac/802_11 bugFix_timer_ false (mac-802_11.cc Mac802_11::send, deferHandler, check_pktRTS, check_pktTx, tx_resume)", "with idle_backoff: that wait is ns-2's defer timer, DIFS + k slots that do not pause while the medium is busy; busy at its end: CW doubles and a backoff follows"),
     o("mac.cts_needs_idle", "bool", "ns-2 Mac802_11::check_pktCTRL, check_pktTx (IEEE 802.11-1999 §9.2.5.4: NAV at the RTS)", "CTS and DATA after CTS only if the medium is idle when due; NAV not checked at the RTS"),
     o("mac.capture_nav", "bool", "ns-2 Mac802_11::capture (IEEE 802.11: none)", "a frame lost to capture sets the NAV to EIFS + its airtime"),
     o("mac.eifs_nav", "bool", "ns-2 Mac802_11::recv_timer (IEEE 802.11-1999 §9.2.3.4: EIFS instead of DIFS)", "a reception error sets the NAV to EIFS, then DIFS"),
@@ -289,6 +291,7 @@ pub const FIELDS: &[Field] = &[
     // --- link ---
     o("link.arp", "\"off\" | \"ns2\" | \"queue\"", "seed 002 §8.1.2 (ns2)", "ARP behaviour"),
     n("link.arp_queue_limit", "integer", "packets", BUFFER, "our choice", "packets held per unresolved address (arp = \"queue\")"),
+    n("link.delay_us", "float", "us", Range::closed(0.0, 1e6, "0 = none; 1 s is far beyond any link layer's processing time"), "ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp; ns-default.tcl: 25us)", "a packet routing sends waits this long before the interface queue, one the MAC receives this long before routing (ARP's own packets do not)"),
     // --- mobility ---
     n("mobility.step_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km: finer than any radio range needs, coarser steps make movement jumps"), "our choice", "position update granularity"),
     d(n("mobility.legs[].node", "integer", "node", NODE_ID, "our choice", "moving node"), "required"),
@@ -338,6 +341,8 @@ pub const FIELDS: &[Field] = &[
     d(n("flows[].packet_size_bytes", "integer", "bytes", Range::closed(1.0, 65_507.0, "1 byte to the UDP maximum payload (65535 - 28)"), "ns-2 Application/Traffic/CBR (512)", "cbr: payload per packet"), "512"),
     d(n("flows[].on_s", "float", S, Range::closed(1e-6, 1e7, "a microsecond to the longest run"), "ns-2 Application/Traffic/Exponential burst_time_", "cbr: mean (or fixed) on period"), "always on"),
     d(n("flows[].off_s", "float", S, Range::closed(0.0, 1e7, "none to the longest run"), "ns-2 Application/Traffic/Exponential idle_time_", "cbr: mean (or fixed) off period"), "always on"),
+    d(o("flows[].jitter", "bool", "ns-2 Application/Traffic/CBR random_ (cbr_traffic.cc CBR_Traffic::next_interval)", "cbr: each gap between packets is interval x (1 + U(-0.5, 0.5)); not with on_s/off_s"), "false"),
+    d(n("flows[].max_packets", "integer", "packets", Range::closed(1.0, 1e15, "at least one (ns-2 sends one packet even for maxpkts_ 0); 1e15 is beyond any run"), "ns-2 Application/Traffic/CBR maxpkts_ (cbr_traffic.cc CBR_Traffic::next_interval)", "cbr: the source stops after this many packets"), "unlimited"),
     d(o("flows[].distribution", "\"exponential\" | \"fixed\"", "ns-2 Application/Traffic/Exponential", "cbr on-off: how on and off periods are drawn"), "exponential"),
     d(n("flows[].downloads", "integer", "downloads", Range::closed(1.0, 100_000.0, "at least one; 100,000 is far beyond a browsing session"), "seed 002 §8.6 (15)", "www: most downloads in the session"), "15"),
     d(n("flows[].think_shape", "float", "", Range::closed(0.1, 100.0, "a Pareto shape; below 0.1 the tail exceeds any run"), "our choice: SURGE (Barford & Crovella 1998) inactive OFF", "www: Pareto shape of the think time"), "1.5"),

@@ -46,7 +46,7 @@ fn parse(s: &str) -> Result<Scenario, crate::ScenarioError> {
 fn the_table_lists_exactly_the_fields_the_structs_have() {
     let mut seen = BTreeSet::new();
     let full = format!(
-        "{BASE}stop_s = 5.0\nbytes = 1000\n[flows.tcp]\nmss_bytes = 1000\n[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 1.0\npacket_size_bytes = 100\non_s = 1.0\noff_s = 2.0\ndistribution = \"fixed\"\n\
+        "{BASE}stop_s = 5.0\nbytes = 1000\n[flows.tcp]\nmss_bytes = 1000\n[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 1.0\npacket_size_bytes = 100\non_s = 1.0\noff_s = 2.0\ndistribution = \"fixed\"\nmax_packets = 10\n[[flows]]\nkind = \"cbr\"\nsrc = 0\ndst = 1\nrate_kbps = 1.0\njitter = true\n\
          [[flows]]\nkind = \"www\"\nsrc = 0\ndst = 2\ndownloads = 3\nthink_shape = 1.5\nthink_scale_s = 1.0\nsize_median_bytes = 7145.0\nsize_sigma = 1.0\n\
          [[mobility.legs]]\nnode = 1\nat_s = 1.0\nto = [1.0, 2.0]\nspeed_mps = 1.0\n[routing]\nprotocol = \"aodv\"\npreset = \"aodv-uu\"\n\
          [radio]\ntx_range_m = 250.0\ncs_range_m = 550.0\ninterference_range_m = 550.0\n\

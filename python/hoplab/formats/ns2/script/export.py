@@ -1,0 +1,246 @@
+"""A hoplab scenario written as an ns-2.35 wireless script: the subset of
+Tcl that `script/ns.py` reads, generated from the scenario through the
+class-variable table (`classvars.py`), never from a hand-written template.
+Reading the script back gives the same scenario (tests check it), and
+`ns` runs it as ns-2 users' own scripts run.
+
+A field ns-2 cannot express is refused in one line naming it (`ExportError`):
+a routing protocol stock ns-2.35 lacks (static routes, OLSR), a routing
+parameter other than ns-2's compiled-in value, a hoplab reading that ns-2
+does not have (`mac.idle_backoff = false`, ...), random mobility models
+(their legs are drawn during the run), the WWW model, ECN, ELFN, ADTCP.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from typing import Any, Mapping
+
+from . import classvars
+
+__all__ = ["ExportError", "export_script", "resolved"]
+
+_PROTOCOL = {"aodv": "AODV", "dsr": "DSR", "dsdv": "DSDV"}
+_PRESET = {"aodv": "cmu", "dsr": "cmu", "dsdv": "ns2"}
+_VARIANT = {"tahoe": "Agent/TCP", "reno": "Agent/TCP/Reno", "new_reno": "Agent/TCP/Newreno", "sack": "Agent/TCP/Sack1",
+            "vegas": "Agent/TCP/Vegas"}
+_PROPAGATION = {"two_ray_ground": "Propagation/TwoRayGround", "free_space": "Propagation/FreeSpace",
+                "shadowing": "Propagation/Shadowing"}
+# Fields read elsewhere in this writer (topology, flows, ...) or that change no simulated outcome.
+_WRITTEN = ("name", "seed", "duration_s", "compat", "topology.", "flows", "mobility.", "trace.", "output.",
+            "routing.protocol", "routing.preset", "tcp.variant", "tcp.receiver", "tcp.delayed_ack", "tcp.max_cwnd",
+            "tcp.receive_window_bytes", "radio.propagation", "tcp.clamp")
+
+
+class ExportError(ValueError):
+    """`field: why ns-2 cannot express it`."""
+
+
+def resolved(sc: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario with every default filled in (the engine's own resolution)."""
+    from .... import _core
+
+    return tomllib.loads(_core.resolved_scenario(json.dumps(sc), "json"))
+
+
+def _leaves(d: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    out = []
+    for k, v in d.items():
+        p = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict):
+            out += _leaves(v, p)
+        else:
+            out.append((p, v))
+    return out
+
+
+def _get(d: Any, path: str) -> Any:
+    for k in path.split("."):
+        if not isinstance(d, dict) or k not in d:
+            return None
+        d = d[k]
+    return d
+
+
+def _bare(r: Mapping[str, Any], protocol: str) -> dict[str, Any]:
+    """The resolution of a scenario that sets nothing but the essentials:
+    what the ns2 profile gives each field."""
+    return resolved({"name": "bare", "compat": "ns2", "duration_s": 1.0,
+                     "topology": {"kind": "chain", "nodes": 2, "spacing_m": 100.0},
+                     "routing": {"protocol": protocol}, "flows": [{"kind": "cbr", "src": 0, "dst": 1, "rate_kbps": 1.0}]})
+
+
+def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: str = "") -> str:
+    """``sc`` (a scenario dict) as an ns-2 script that writes its old-format
+    trace (agent and router levels) to ``trace``; read with compat = "ns2"."""
+    base = dict(sc)
+    base["compat"] = "ns2"
+    r = resolved(base)
+    proto = r["routing"]["protocol"]
+    if proto not in _PROTOCOL:
+        raise ExportError(f"routing.protocol = {proto!r}: stock ns-2.35 has no {proto} routing for mobile nodes "
+                          "(AODV, DSR and DSDV it has)")
+    if r["routing"].get("preset") != _PRESET[proto]:
+        raise ExportError(f"routing.preset = {r['routing'].get('preset')!r}: ns-2.35's {_PROTOCOL[proto]} is "
+                          f"hoplab's preset {_PRESET[proto]!r}")
+    bare = _bare(r, proto)
+    mapped = {cv.field for cv in classvars.CLASS_VARS if cv.field}
+    for path, value in _leaves(r):
+        if path.startswith(_WRITTEN) or path in mapped or path.startswith(("emulation", "lred.")):
+            continue
+        want = _get(bare, path)
+        if value != want:
+            raise ExportError(f"{path} = {json.dumps(value)}: ns-2.35 has no setting for it (its reading is "
+                              f"{json.dumps(want)})")
+    if r.get("lred", {}).get("enabled"):
+        raise ExportError("lred.enabled = true: ns-2.35's 802.11 MAC has no link-layer ECN marking")
+    if r.get("emulation"):
+        raise ExportError("emulation: real nodes cannot run inside ns-2")
+    mob = r.get("mobility", {})
+    if mob.get("model", "legs") != "legs":
+        raise ExportError(f"mobility.model = {mob['model']!r}: its legs are drawn during the run; give them as "
+                          "mobility.legs (e.g. from `hoplab movement export` of a run)")
+    out: list[str] = []
+    w = out.append
+    w("# ns-2.35 wireless script written by hoplab" + (f": {comment}" if comment else ""))
+    w("# It runs under `ns`; `hoplab run` reads it back to the same scenario (compat = \"ns2\").")
+    w("")
+    _class_defaults(r, w)
+    positions = _positions(sc, r)
+    n = len(positions)
+    xs, ys = [p[0] for p in positions], [p[1] for p in positions]
+    w("")
+    w("set ns_ [new Simulator]")
+    w(f"$defaultRNG seed {int(r['seed'])}")
+    w(f"set tracefd [open {_tcl_word(trace)} w]")
+    w("$ns_ trace-all $tracefd")
+    w("set topo [new Topography]")
+    w(f"$topo load_flatgrid {max(max(xs), 1.0)!r} {max(max(ys), 1.0)!r}")
+    w(f"set god_ [create-god {n}]")
+    prop = _PROPAGATION.get(r["radio"]["propagation"])
+    if prop is None:
+        raise ExportError(f"radio.propagation = {r['radio']['propagation']!r}: not an ns-2.35 propagation model")
+    ifq = "CMUPriQueue" if proto == "dsr" else "Queue/DropTail/PriQueue"
+    w(f"$ns_ node-config -adhocRouting {_PROTOCOL[proto]} -llType LL -macType Mac/802_11 -ifqType {ifq} "
+      f"-ifqLen {int(r['mac']['queue_limit'])} -antType Antenna/OmniAntenna -propType {prop} "
+      "-phyType Phy/WirelessPhy -channelType Channel/WirelessChannel -topoInstance $topo "
+      "-agentTrace ON -routerTrace ON -macTrace OFF -movementTrace OFF")
+    w(f"for {{set i 0}} {{$i < {n}}} {{incr i}} {{")
+    w("    set node_($i) [$ns_ node]")
+    w("    $node_($i) random-motion 0")
+    w("}")
+    for i, (x, y) in enumerate(positions):
+        w(f"$node_({i}) set X_ {float(x)!r}; $node_({i}) set Y_ {float(y)!r}; $node_({i}) set Z_ 0.0")
+    for leg in mob.get("legs", []):
+        w(f"$ns_ at {float(leg['at_s'])!r} \"$node_({int(leg['node'])}) setdest {float(leg['to'][0])!r} "
+          f"{float(leg['to'][1])!r} {float(leg['speed_mps'])!r}\"")
+    _flows(r, w)
+    dur = float(r["duration_s"])
+    w("")
+    w("proc finish {} {")
+    w("    global ns_ tracefd")
+    w("    if {[info procs hoplab_report] != \"\"} { hoplab_report }")
+    w("    $ns_ flush-trace")
+    w("    close $tracefd")
+    w("    $ns_ halt")
+    w("}")
+    w(f"$ns_ at {dur!r} \"finish\"")
+    w("$ns_ run")
+    return "\n".join(out) + "\n"
+
+
+def _tcl_word(s: str) -> str:
+    return "{" + s + "}" if any(c in s for c in " \t$[]\";\\") else s
+
+
+def _class_defaults(r: Mapping[str, Any], w: Any) -> None:
+    """Every mapped scenario-wide field as its class variable."""
+    done: set[tuple[str, str]] = set()
+    for cv in classvars.CLASS_VARS:
+        if cv.field is None or cv.write is None or (cv.cls, cv.var) in done:
+            continue
+        if classvars.scope_of(cv) == "flow" or cv.var in ("Gt_", "Gr_"):
+            continue
+        if cv.field.startswith("radio.shadowing") and r["radio"]["propagation"] != "shadowing":
+            continue
+        value = _get(r, cv.field)
+        if value is None:
+            continue
+        if cv.field == "tcp.delack_timeout_s":
+            pass
+        w(f"{cv.cls} set {cv.var} {cv.write(value)}")
+        done.add((cv.cls, cv.var))
+    w("Antenna/OmniAntenna set Gt_ 1.0")
+    w("Antenna/OmniAntenna set Gr_ 1.0")
+
+
+def _positions(sc: Mapping[str, Any], r: Mapping[str, Any]) -> list[tuple[float, float]]:
+    from ..movement import initial_positions
+
+    return initial_positions(r, seed=int(r["seed"]))
+
+
+def _flows(r: Mapping[str, Any], w: Any) -> None:
+    tcp = r["tcp"]
+    for k, f in enumerate(r["flows"]):
+        src, dst, start = int(f["src"]), int(f["dst"]), float(f.get("start_s", 0.0))
+        w("")
+        if f["kind"] == "cbr":
+            exp = f.get("on_s") is not None or f.get("off_s") is not None
+            if exp and f.get("distribution", "exponential") != "exponential":
+                raise ExportError(f"flows[{k}].distribution = {f['distribution']!r}: ns-2's Traffic/Exponential "
+                                  "draws its periods")
+            app = "Application/Traffic/Exponential" if exp else "Application/Traffic/CBR"
+            w(f"set udp_({k}) [new Agent/UDP]")
+            w(f"$ns_ attach-agent $node_({src}) $udp_({k})")
+            w(f"set null_({k}) [new Agent/Null]")
+            w(f"$ns_ attach-agent $node_({dst}) $null_({k})")
+            w(f"set app_({k}) [new {app}]")
+            size = int(f.get("packet_size_bytes", 512))
+            if size > 1000:
+                w(f"$udp_({k}) set packetSize_ {size}")
+            w(f"$app_({k}) set packetSize_ {size}")
+            w(f"$app_({k}) set rate_ {float(f['rate_kbps']) * 1e3!r}")
+            if exp:
+                w(f"$app_({k}) set burst_time_ {float(f['on_s'])!r}")
+                w(f"$app_({k}) set idle_time_ {float(f.get('off_s', 0.0))!r}")
+            elif f.get("jitter"):
+                w(f"$app_({k}) set random_ 1")
+            if f.get("max_packets") is not None:
+                w(f"$app_({k}) set maxpkts_ {int(f['max_packets'])}")
+            w(f"$app_({k}) attach-agent $udp_({k})")
+            w(f"$ns_ connect $udp_({k}) $null_({k})")
+            w(f"$ns_ at {start!r} \"$app_({k}) start\"")
+        elif f["kind"] == "ftp":
+            t = {**tcp, **dict(f.get("tcp") or {})}
+            if t.get("clamp", "sender") != "sender":
+                raise ExportError(f"flows[{k}] tcp.clamp = {t['clamp']!r}: ns-2's window_ clamps the sender")
+            receiver = "every" if not t.get("delayed_ack", True) else t.get("receiver", "ns2")
+            if receiver == "linux":
+                raise ExportError(f"flows[{k}] tcp.receiver = \"linux\": ns-2.35 has no Linux receiver")
+            variant = t.get("variant", "new_reno")
+            sink = ("Agent/TCPSink/Sack1" if variant == "sack" else "Agent/TCPSink") + \
+                   ("" if receiver == "every" else "/DelAck")
+            mss = int(t.get("mss_bytes", 1000))
+            window = int(t.get("max_cwnd", 0)) or max(1, int(t.get("receive_window_bytes", 65535)) // mss)
+            w(f"set tcp_({k}) [new {_VARIANT[variant]}]")
+            w(f"set sink_({k}) [new {sink}]")
+            w(f"$ns_ attach-agent $node_({src}) $tcp_({k})")
+            w(f"$ns_ attach-agent $node_({dst}) $sink_({k})")
+            w(f"$ns_ connect $tcp_({k}) $sink_({k})")
+            w(f"$tcp_({k}) set window_ {window}")
+            for key, v in (f.get("tcp") or {}).items():  # the flow's own settings, as object variables
+                cv = next((c for c in classvars.CLASS_VARS if c.field == f"tcp.{key}" and c.write), None)
+                if cv is not None and key != "max_cwnd":
+                    target = f"$sink_({k})" if cv.cls.startswith("Agent/TCPSink") else f"$tcp_({k})"
+                    w(f"{target} set {cv.var} {cv.write(v)}")
+            w(f"set app_({k}) [new Application/FTP]")
+            w(f"$app_({k}) attach-agent $tcp_({k})")
+            verb = "start" if f.get("bytes") is None else f"send {int(f['bytes'])}"
+            w(f"$ns_ at {start!r} \"$app_({k}) {verb}\"")
+        else:
+            raise ExportError(f"flows[{k}].kind = {f['kind']!r}: hoplab's WWW model has no ns-2 counterpart")
+        if f.get("stop_s") is not None and math.isfinite(float(f["stop_s"])):
+            w(f"$ns_ at {float(f['stop_s'])!r} \"$app_({k}) stop\"")

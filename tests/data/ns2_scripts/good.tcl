@@ -1,0 +1,3 @@
+source base.tcl
+$ns_ at 5.0 "$ns_ halt"
+$ns_ run
