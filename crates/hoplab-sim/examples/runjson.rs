@@ -14,7 +14,7 @@ fn main() {
     let wall = t0.elapsed().as_secs_f64();
     // The oracle again, alone (the run already included it once).
     let pos: Vec<(f64, f64)> = out.nodes.iter().map(|n| (n.x, n.y)).collect();
-    let ch = Channel::new(RadioParams::from_config(&sc.radio), pos);
+    let ch = Channel::new(RadioParams::from_config(&sc.radio), pos, sc.seed);
     let windows: Vec<_> = out.flows.iter().map(|r| hoplab_sim::testing::Window { flow: r.flow, src: r.src, dst: r.dst, start_s: r.start_s, end_s: r.end_s }).collect();
     let t1 = Instant::now();
     let rows = hoplab_sim::testing::paths(&out.movement, &ch, &windows, out.info.duration_s);

@@ -582,7 +582,8 @@ impl Node {
             self.trace_frame(ctx, Layer::Mac, What::Send, frame, Some(airtime));
         }
         self.radio.start_tx();
-        let links = ctx.channel.links(self.id);
+        // With shadowing, each reception's power is drawn here.
+        let links = ctx.channel.receptions(self.id);
         ctx.txs.launch(ctx.queue, now, self.id, self.mac.tx_frame_slot(), airtime, links);
     }
 

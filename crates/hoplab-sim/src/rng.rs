@@ -21,6 +21,9 @@ pub enum Purpose {
     Lred = 7,
     /// A CBR source's interval jitter (ns-2 `random_`, app/cbr.rs), per flow.
     CbrJitter = 8,
+    /// Log-normal shadowing draws, one stream per receiving node
+    /// (phy/channel.rs), only with `radio.propagation = "shadowing"`.
+    Shadowing = 9,
 }
 
 /// A deterministic random stream.
@@ -53,6 +56,16 @@ impl Stream {
     pub fn unit(&mut self) -> f64 {
         (self.0.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
+
+    /// A standard normal draw (mean 0, standard deviation 1): Box-Muller
+    /// from two uniforms, the cosine half only, so every draw takes exactly
+    /// two words of the stream and nothing is carried between draws.
+    pub fn normal(&mut self) -> f64 {
+        // 1 - unit() is in (0, 1]: the logarithm is finite.
+        let u1 = 1.0 - self.unit();
+        let u2 = self.unit();
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
 }
 
 #[cfg(test)]
@@ -66,6 +79,21 @@ mod tests {
         let c: Vec<u32> = (0..8).map({ let mut s = Stream::new(7, 4, Purpose::MacBackoff); move |_| s.below_incl(1023) }).collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn normal_draws_have_mean_0_and_deviation_1() {
+        let mut s = Stream::new(11, 2, Purpose::Shadowing);
+        let n = 200_000;
+        let xs: Vec<f64> = (0..n).map(|_| s.normal()).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        // Standard errors: 1/sqrt(n) = 0.0022 for the mean, sqrt(2/n) = 0.0032 for the variance.
+        assert!(mean.abs() < 0.01, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.015, "variance {var}");
+        // The tail beyond one deviation: Q(1) = 0.158655.
+        let tail = xs.iter().filter(|&&x| x > 1.0).count() as f64 / n as f64;
+        assert!((tail - 0.158655).abs() < 0.004, "P(X > 1) = {tail}");
     }
 
     #[test]

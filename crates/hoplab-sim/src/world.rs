@@ -99,7 +99,7 @@ impl World {
         let params = RadioParams::from_config(&sc.radio);
         let (rx_threshold, capture) = (params.rx_threshold, params.capture_ratio);
         let rx_rules = RxRules { ns2_capture: sc.radio.capture_model == CaptureModel::Ns2, lock_while_transmitting: sc.radio.lock_while_transmitting };
-        let channel = Channel::new(params, pos);
+        let channel = Channel::new(params, pos, seed);
         // Static routing: shortest paths over the initial decode-range graph,
         // toward every node that ends a flow.
         let routing = sc.routing.resolve().expect("validated scenario");
@@ -681,7 +681,7 @@ pub fn unconnected_at_start(sc: &crate::scenario::Scenario, seed: u64) -> (f64, 
     if sc.mobility.model != MobilityModel::Legs || !sc.mobility.legs.is_empty() {
         return (range, Vec::new());
     }
-    let channel = Channel::new(params, positions(&sc.topology, seed));
+    let channel = Channel::new(params, positions(&sc.topology, seed), seed);
     let windows: Vec<crate::oracle::Window> = sc.flows.iter().enumerate()
         .map(|(i, f)| crate::oracle::Window { flow: i as u32, src: f.src, dst: f.dst, start_s: f.start, end_s: f.stop.unwrap_or(sc.duration).min(sc.duration) })
         .collect();

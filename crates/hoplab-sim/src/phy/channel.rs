@@ -3,9 +3,10 @@
 //! node moves). Finding receivers never scans every node.
 
 use super::propagation::{RadioParams, SPEED_OF_LIGHT};
+use crate::fasthash::FastMap;
+use crate::rng::{Purpose, Stream};
 use crate::time::Dur;
 use crate::wire::NodeId;
-use crate::fasthash::FastMap;
 
 type Grid = FastMap<(i64, i64), Vec<NodeId>>;
 
@@ -33,6 +34,19 @@ pub struct Channel {
     /// For a `Cache::Moved` list: the nodes that moved near it since it was
     /// right (repeats allowed).
     moved: Vec<Vec<NodeId>>,
+    /// Log-normal shadowing's draws (`params.shadow_std_db` set), else None.
+    shadow: Option<Box<Shadow>>,
+}
+
+/// The state of log-normal shadowing: a stream per receiving node, made on
+/// its first reception, and the receptions of the frame being launched.
+struct Shadow {
+    seed: u64,
+    /// sigma in natural-log units of power: 10^(sigma z / 10) = exp(scale z).
+    scale: f64,
+    /// Boxed: a node that never receives costs a pointer, not a ChaCha state.
+    streams: Vec<Option<Box<Stream>>>,
+    drawn: Vec<Link>,
 }
 
 /// What a node's cached link list is worth.
@@ -90,6 +104,18 @@ fn link_between(p: &RadioParams, a: (f64, f64), node: NodeId, b: (f64, f64)) -> 
     (sensed || interferes).then(|| Link { node, power, delay: Dur::from_secs_f64(d / SPEED_OF_LIGHT), sensed, interferes })
 }
 
+/// With shadowing, the link from a transmitter at `a` to `node` at `b`
+/// (within `max_range`, the shadowing cutoff) as a candidate: its mean
+/// power, and `interferes` when `interference_range` alone says so. Each
+/// frame draws the power it arrives with (`Channel::receptions`).
+#[inline]
+fn candidate_between(p: &RadioParams, a: (f64, f64), node: NodeId, b: (f64, f64)) -> Link {
+    let d = (a.0 - b.0).hypot(a.1 - b.1);
+    let power = p.path_loss.rx_power(d);
+    let interferes = p.interference_range.is_some_and(|r| d <= r);
+    Link { node, power, delay: Dur::from_secs_f64(d / SPEED_OF_LIGHT), sensed: false, interferes }
+}
+
 /// The order of a transmitter's links: arrival (delay, then node id).
 #[inline]
 fn arrival(l: &Link) -> (Dur, NodeId) {
@@ -115,7 +141,8 @@ impl Block {
 }
 
 impl Channel {
-    pub fn new(params: RadioParams, positions: Vec<(f64, f64)>) -> Channel {
+    /// `seed` seeds the shadowing draws (unused by the deterministic models).
+    pub fn new(params: RadioParams, positions: Vec<(f64, f64)>, seed: u64) -> Channel {
         // Cells as wide as the farthest reach: a query looks at 3x3 cells.
         let cell = params.max_range().max(1.0);
         let mut grid = Grid::default();
@@ -123,7 +150,10 @@ impl Channel {
             grid.entry(Self::cell_of(cell, p)).or_default().push(i as NodeId);
         }
         let n = positions.len();
-        Channel { params, positions, cell, grid, links: vec![Vec::new(); n], cache: vec![Cache::Stale; n], moved: vec![Vec::new(); n] }
+        let shadow = params.shadow_std_db.map(|sigma| {
+            Box::new(Shadow { seed, scale: sigma * std::f64::consts::LN_10 / 10.0, streams: std::iter::repeat_with(|| None).take(n).collect(), drawn: Vec::new() })
+        });
+        Channel { params, positions, cell, grid, links: vec![Vec::new(); n], cache: vec![Cache::Stale; n], moved: vec![Vec::new(); n], shadow }
     }
 
     fn cell_of(cell: f64, (x, y): (f64, f64)) -> (i64, i64) {
@@ -218,6 +248,34 @@ impl Channel {
         &self.links[i]
     }
 
+    /// The receptions of a frame `from` sends now: `links(from)` for the
+    /// deterministic models. With shadowing each candidate link draws its
+    /// power from its receiver's own stream (`Purpose::Shadowing`), in
+    /// arrival order, and is kept if that power is sensed or the link
+    /// interferes (ns-2 shadowing.cc Shadowing::Pr, drawn per reception;
+    /// wireless-phy.cc WirelessPhy::sendUp drops what is below CSThresh).
+    #[inline]
+    pub fn receptions(&mut self, from: NodeId) -> &[Link] {
+        if self.shadow.is_none() {
+            return self.links(from);
+        }
+        self.links(from);
+        let Channel { params, links, shadow, .. } = self;
+        let Shadow { seed, scale, streams, drawn } = &mut **shadow.as_mut().expect("checked above");
+        drawn.clear();
+        for l in &links[from as usize] {
+            let s = streams[l.node as usize].get_or_insert_with(|| Box::new(Stream::new(*seed, l.node, Purpose::Shadowing)));
+            // ns-2 shadowing.cc Shadowing::Pr: Pr0 10^((avg_db + N(0, std_db_)) / 10).
+            let power = l.power * (*scale * s.normal()).exp();
+            let sensed = power >= params.cs_threshold;
+            let interferes = if params.interference_range.is_some() { l.interferes } else { sensed };
+            if sensed || interferes {
+                drawn.push(Link { power, sensed, interferes, ..*l });
+            }
+        }
+        drawn
+    }
+
     /// Sorted by arrival (delay, then node id): the order in which the
     /// frame's start, and its end, reach the receivers (world.rs delivers
     /// them as one wave each).
@@ -225,7 +283,11 @@ impl Channel {
         out.clear();
         let p = &self.params;
         let a = self.positions[from as usize];
-        self.visit_within(from, p.max_range(), |node| out.extend(link_between(p, a, node, self.positions[node as usize])));
+        if self.shadow.is_some() {
+            self.visit_within(from, p.max_range(), |node| out.push(candidate_between(p, a, node, self.positions[node as usize])));
+        } else {
+            self.visit_within(from, p.max_range(), |node| out.extend(link_between(p, a, node, self.positions[node as usize])));
+        }
         // (delay, node) is unique per link: the order is total, as stable.
         out.sort_unstable_by_key(arrival);
     }
@@ -239,7 +301,8 @@ impl Channel {
         let i = from as usize;
         let range = self.params.max_range();
         let r2 = range * range;
-        let Channel { params, positions, links, moved, .. } = self;
+        let Channel { params, positions, links, moved, shadow, .. } = self;
+        let shadowing = shadow.is_some();
         let (list, moved) = (&mut links[i], &mut moved[i]);
         moved.sort_unstable();
         moved.dedup();
@@ -249,7 +312,12 @@ impl Channel {
                 list.remove(k);
             }
             let b = positions[m as usize];
-            if let Some(l) = within_pts(a, b, range, r2).then(|| link_between(params, a, m, b)).flatten() {
+            let link = match within_pts(a, b, range, r2) {
+                false => None,
+                true if shadowing => Some(candidate_between(params, a, m, b)),
+                true => link_between(params, a, m, b),
+            };
+            if let Some(l) = link {
                 let k = list.partition_point(|x| arrival(x) < arrival(&l));
                 list.insert(k, l);
             }
@@ -257,7 +325,8 @@ impl Channel {
         moved.clear();
     }
 
-    /// Whether `b` can decode `a`'s frames (the topology static routing uses).
+    /// Whether `b` can decode `a`'s frames (the topology static routing uses;
+    /// with shadowing, at the mean power).
     pub fn in_tx_range(&self, a: NodeId, b: NodeId) -> bool {
         self.params.path_loss.rx_power(self.distance(a, b)) >= self.params.rx_threshold
     }
@@ -315,7 +384,7 @@ mod tests {
     #[test]
     fn links_reach_cs_range_only() {
         let pos: Vec<(f64, f64)> = (0..6).map(|i| (i as f64 * 200.0, 0.0)).collect();
-        let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos);
+        let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos, 0);
         let l: Vec<(NodeId, bool)> = ch.links(0).iter().map(|l| (l.node, l.sensed)).collect();
         // 200 and 400 m are within 550 m; 600 m is not.
         assert_eq!(l, vec![(1, true), (2, true)]); // nearest first
@@ -328,7 +397,7 @@ mod tests {
     #[test]
     fn moving_a_node_updates_index_and_cached_links() {
         let pos = vec![(0.0, 0.0), (200.0, 0.0), (5000.0, 0.0)];
-        let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos);
+        let mut ch = Channel::new(RadioParams::from_config(&Radio::default()), pos, 0);
         assert_eq!(ch.links(0).len(), 1);
         assert!(ch.links(2).is_empty());
         // Node 2 moves next to node 0 (several grid cells away from where it was).
@@ -346,7 +415,7 @@ mod tests {
     fn spatial_index_agrees_with_brute_force() {
         let mut s = crate::rng::Stream::new(3, 0, crate::rng::Purpose::Topology);
         let pos: Vec<(f64, f64)> = (0..300).map(|_| (s.unit() * 3000.0, s.unit() * 3000.0)).collect();
-        let ch = Channel::new(RadioParams::from_config(&Radio::default()), pos.clone());
+        let ch = Channel::new(RadioParams::from_config(&Radio::default()), pos.clone(), 0);
         for a in [0u32, 17, 150, 299] {
             let brute: Vec<NodeId> = (0..300u32).filter(|&b| b != a && ch.distance(a, b) <= 550.0).collect();
             assert_eq!(ch.nodes_within(a, 550.0), brute);
@@ -357,11 +426,13 @@ mod tests {
         // Cached lists, across moves near them, must be the lists a rebuild
         // makes, for every radio shape (interference range or not).
         let mut s = crate::rng::Stream::new(5, 0, crate::rng::Purpose::Topology);
-        for interference in [None, Some(300.0), Some(900.0)] {
-            let radio = Radio { interference_range_m: interference, ..Radio::default() };
+        // With shadowing, the lists of candidates out to the cutoff (1300 m here).
+        let shadowing = Radio { propagation: crate::phy::config::Propagation::Shadowing, shadowing_path_loss_exponent: 4.0, tx_range_m: Some(250.0), cs_range_m: Some(550.0), ..Radio::default() };
+        let radios = [None, Some(300.0), Some(900.0)].map(|interference| Radio { interference_range_m: interference, ..Radio::default() });
+        for radio in radios.into_iter().chain([shadowing.clone(), Radio { interference_range_m: Some(300.0), ..shadowing }]) {
             let n = 120u32;
             let pos: Vec<(f64, f64)> = (0..n).map(|_| (s.unit() * 2500.0, s.unit() * 2500.0)).collect();
-            let mut ch = Channel::new(RadioParams::from_config(&radio), pos);
+            let mut ch = Channel::new(RadioParams::from_config(&radio), pos, 0);
             for step in 0..4000 {
                 let a = (s.unit() * n as f64) as NodeId;
                 let (x, y) = ch.position(a);
@@ -382,5 +453,80 @@ mod tests {
             }
         }
     }
-}
 
+    fn shadowing(sigma: f64) -> Radio {
+        Radio { propagation: crate::phy::config::Propagation::Shadowing, shadowing_std_db: sigma, ..Radio::default() }
+    }
+
+    /// The share of `frames` receptions at `node` from node 0 that decode
+    /// (drawn power >= RX threshold) and that are sensed.
+    fn shares(ch: &mut Channel, node: NodeId, frames: u32) -> (f64, f64) {
+        let (mut rx, mut cs) = (0, 0);
+        let th = ch.params.rx_threshold;
+        for _ in 0..frames {
+            if let Some(l) = ch.receptions(0).iter().find(|l| l.node == node) {
+                rx += (l.power >= th) as u32;
+                cs += l.sensed as u32;
+            }
+        }
+        (rx as f64 / frames as f64, cs as f64 / frames as f64)
+    }
+
+    #[test]
+    fn without_deviation_shadowing_receptions_are_the_deterministic_links() {
+        // sigma = 0 with beta 2 from 1 m is free space: the same receivers,
+        // the same flags, the powers to rounding, and no draw.
+        let pos: Vec<(f64, f64)> = (0..12).map(|i| (i as f64 * 400.0, 0.0)).collect();
+        let free = Radio { propagation: crate::phy::config::Propagation::FreeSpace, ..Radio::default() };
+        let mut fs = Channel::new(RadioParams::from_config(&free), pos.clone(), 0);
+        let mut sh = Channel::new(RadioParams::from_config(&shadowing(0.0)), pos, 0);
+        assert!(sh.shadow.is_none());
+        let a: Vec<Link> = fs.receptions(0).to_vec();
+        let b: Vec<Link> = sh.receptions(0).to_vec();
+        assert_eq!(a.len(), 8, "free space senses 1.56e-11 W out to 3507 m");
+        assert_eq!(a.iter().map(|l| (l.node, l.delay, l.sensed, l.interferes)).collect::<Vec<_>>(), b.iter().map(|l| (l.node, l.delay, l.sensed, l.interferes)).collect::<Vec<_>>());
+        for (x, y) in a.iter().zip(&b) {
+            assert!(((x.power - y.power) / x.power).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn shadowed_delivery_follows_the_gaussian_tail() {
+        // ns-2's defaults (beta 2, sigma 4 dB, d0 1 m) with the thresholds
+        // of ns-2's 250 m / 550 m examples (mean ranges 725 m and 3507 m in
+        // free space). At the mean range half the frames decode; a decade of
+        // sigma / (10 beta) farther, Q(1); beyond the mean CS range a
+        // reception is sensed with the Gaussian tail probability too.
+        let params = RadioParams::from_config(&shadowing(4.0));
+        let (r, c) = (params.tx_range, params.cs_range);
+        let k = 10f64.powf(4.0 / 20.0); // one sigma in distance
+        let pos = vec![(0.0, 0.0), (r, 0.0), (r * k, 0.0), (r / k, 0.0), (c * k * k, 0.0)];
+        let mut ch = Channel::new(params, pos, 42);
+        let n = 40_000;
+        // Binomial standard error at most 0.0025: 0.01 is 4 of them.
+        for (node, want) in [(1, 0.5), (2, super::super::propagation::gaussian_tail(1.0)), (3, 1.0 - super::super::propagation::gaussian_tail(1.0))] {
+            let (rx, _) = shares(&mut ch, node, n);
+            assert!((rx - want).abs() < 0.01, "node {node}: {rx} decoded, want {want}");
+        }
+        let (rx, cs) = shares(&mut ch, 4, n);
+        let want = super::super::propagation::gaussian_tail(2.0);
+        assert!((cs - want).abs() < 0.005 && rx == 0.0, "sensed {cs}, want {want}");
+    }
+
+    #[test]
+    fn shadowing_draws_are_per_seed_and_per_receiver() {
+        let pos = vec![(0.0, 0.0), (300.0, 0.0), (300.0, 10.0)];
+        let draws = |seed: u64| {
+            let mut ch = Channel::new(RadioParams::from_config(&shadowing(4.0)), pos.clone(), seed);
+            (0..50).flat_map(|_| ch.receptions(0).iter().map(|l| (l.node, l.power.to_bits())).collect::<Vec<_>>()).collect::<Vec<_>>()
+        };
+        assert_eq!(draws(7), draws(7), "same seed, same powers");
+        assert_ne!(draws(7), draws(8));
+        // A receiver's stream is its own: node 1's powers do not depend on
+        // whether node 2 is there to draw.
+        let mut two = Channel::new(RadioParams::from_config(&shadowing(4.0)), pos[..2].to_vec(), 7);
+        let alone: Vec<u64> = (0..50).map(|_| two.receptions(0)[0].power.to_bits()).collect();
+        let with: Vec<u64> = draws(7).into_iter().filter(|l| l.0 == 1).map(|l| l.1).collect();
+        assert_eq!(alone, with);
+    }
+}

@@ -10,6 +10,10 @@ pub enum Propagation {
     TwoRayGround,
     /// Seed 003: full power within the transmission range, nothing beyond.
     Flat,
+    /// Log-normal shadowing (ns-2 `Propagation/Shadowing`, mobile/shadowing.cc):
+    /// Friis at the reference distance, then a path-loss exponent, plus a
+    /// zero-mean Gaussian in dB drawn for every reception.
+    Shadowing,
 }
 
 /// Radio and channel. Ranges may be given as power thresholds (ns-2 style) or
@@ -43,6 +47,15 @@ pub struct Radio {
     /// receiver, in error, until its end (ns-2 Mac802_11::recv). Off: it is
     /// only sensed.
     pub lock_while_transmitting: bool,
+    /// Shadowing: path-loss exponent beta beyond the reference distance
+    /// (ns-2 Propagation/Shadowing pathlossExp_).
+    pub shadowing_path_loss_exponent: f64,
+    /// Shadowing: standard deviation in dB of the Gaussian drawn for every
+    /// reception (ns-2 std_db_); 0 makes the model deterministic.
+    pub shadowing_std_db: f64,
+    /// Shadowing: reference distance d0 in metres, where the mean power is
+    /// Friis's and within which it stays flat (ns-2 dist0_).
+    pub shadowing_reference_m: f64,
 }
 
 /// The reception rule under interference (`[radio] capture_model`).
@@ -75,6 +88,11 @@ impl Default for Radio {
             capture_threshold_db: 10.0,
             capture_model: CaptureModel::Sinr,
             lock_while_transmitting: false,
+            // ns-2.35 tcl/lib/ns-default.tcl: Propagation/Shadowing
+            // pathlossExp_ 2.0, std_db_ 4.0, dist0_ 1.0.
+            shadowing_path_loss_exponent: 2.0,
+            shadowing_std_db: 4.0,
+            shadowing_reference_m: 1.0,
         }
     }
 }

@@ -206,6 +206,10 @@ pub fn estimate(sc: &Scenario) -> Cost {
     let ext = extent(&sc.topology);
     let nb_cs = within(n, ext, cs);
     let nb_tx = within(n, ext, tx);
+    // The nodes a frame's events reach: those within cs, but with
+    // shadowing only those that sense it, fewer than the candidates.
+    let ev = radio.event_range().max(tx);
+    let nb_ev = within(n, ext, ev);
     let cell = cs.max(1.0);
     let cells = ((ext.0 / cell).floor() + 1.0) * ((ext.1 / cell).floor() + 1.0);
     let mut c = Cost { cells: cells.min(n), neighbours: nb_cs, duration_s: sc.duration, ..Cost::default() };
@@ -219,7 +223,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
     let sifs = sc.mac.sifs_us as f64 * 1e-6;
     let ctrl = |bytes: u32| timing.airtime(bytes, timing.basic_rate_bps).as_secs_f64();
     let mut hops_total = 0.0;
-    let all_domains = ((ext.0 / (2.0 * cs)).floor() + 1.0) * ((ext.1 / (2.0 * cs)).floor() + 1.0);
+    let all_domains = ((ext.0 / (2.0 * ev)).floor() + 1.0) * ((ext.1 / (2.0 * ev)).floor() + 1.0);
     let per_flow_cap = (all_domains / sc.flows.len().max(1) as f64).max(1.0);
     for (i, f) in sc.flows.iter().enumerate() {
         let p = format!("flows[{i}]");
@@ -235,9 +239,9 @@ pub fn estimate(sc: &Scenario) -> Cost {
             + if rts { ctrl(20) + ctrl(14) + 2.0 * sifs } else { 0.0 };
         let frames = if rts { 4.0 } else { 2.0 };
         let hops = (apart(&sc.topology, f.src, f.dst) / tx).ceil().min(n - 1.0).max(1.0);
-        let domains = (hops * tx / (tx + cs)).ceil().max(1.0).min(per_flow_cap);
+        let domains = (hops * tx / (tx + ev)).ceil().max(1.0).min(per_flow_cap);
         hops_total += hops;
-        let mut rate = domains * frames / exchange.max(1e-9) * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs);
+        let mut rate = domains * frames / exchange.max(1e-9) * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_ev);
         // An on-off CBR source sends at rate_kbps while on, so its full
         // rate bounds it; a www flow is priced as FTP (its think times only
         // pause it, and its own timer fires once per download).
@@ -245,7 +249,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
             let pps = f.rate_kbps.unwrap_or(0.0) * 1e3 / 8.0 / payload;
             // The source's own timer fires once per packet, queue or no queue.
             c.rates.push(Term { field: format!("{p}.rate_kbps"), value: pps, hint: "lower the CBR rate or raise packet_size_bytes".into() });
-            rate = rate.min(pps * hops * frames * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs));
+            rate = rate.min(pps * hops * frames * EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_ev));
         } else if let Some(cfg) = &tcp {
             // A retransmission timer capped at max_rto fires every max_rto
             // while data is outstanding (RFC 6298 (5.5) backoff stops there).
@@ -262,7 +266,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
 
     // Routing: periodic broadcasts reach every neighbour in range.
     for (field, key, s) in routing_timers(&routing) {
-        let fanout = if key.contains("timeout") { 1.0 } else { 1.0 + nb_cs };
+        let fanout = if key.contains("timeout") { 1.0 } else { 1.0 + nb_ev };
         // A timer faster than one frame's airtime only fills a full queue:
         // each firing then costs far more than a handled event (fuzzing:
         // DSDV updates every 1e-9 s ran ~6,500 handled events per wall s).
@@ -307,7 +311,7 @@ pub fn estimate(sc: &Scenario) -> Cost {
         c.memory.push(Term { field: "topology".into(), value: n * (nb_tx * 4.0 + 24.0), hint: "use fewer nodes, a larger area or a shorter radio.tx_range_m".into() });
     }
     let tcp_rate: f64 = c.rates.iter().filter(|t| t.field == "topology" || t.field == "mac.data_rate_mbps").map(|t| t.value).sum::<f64>()
-        / (EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_cs));
+        / (EVENTS_PER_FRAME_PER_NODE * (1.0 + nb_ev));
     let ftp_flows = sc.flows.iter().filter(|f| f.kind == FlowKind::Ftp).count() as f64;
     if sc.output.timeseries && ftp_flows > 0.0 {
         // At most one sample per ACK, and never more than the cap per flow

@@ -273,6 +273,18 @@ impl Scenario {
         if r.propagation == Propagation::Flat && r.cs_range_m.is_some() {
             return err("radio.cs_range_m", "the flat model has one range (seed 003): set tx_range_m only");
         }
+        if r.propagation == Propagation::Shadowing {
+            // The mean power is flat within the reference distance (ns-2
+            // shadowing.cc Shadowing::Pr): a range there names no threshold.
+            for (field, range) in [("radio.tx_range_m", r.tx_range_m), ("radio.cs_range_m", r.cs_range_m)] {
+                if let Some(d) = range.filter(|&d| d < r.shadowing_reference_m) {
+                    return err(
+                        field,
+                        format!("{d} m is within shadowing_reference_m ({} m), where the shadowing model's mean power does not fall: give a mean range beyond the reference distance", r.shadowing_reference_m),
+                    );
+                }
+            }
+        }
         if r.tx_range_m.is_none() && r.cs_range_m.is_none() && r.cs_threshold_w > r.rx_threshold_w {
             return err("radio.cs_threshold_w", "is above rx_threshold_w: a node must sense what it can decode");
         }

@@ -16,3 +16,4 @@ mod bridge;
 mod trace_stream;
 mod ns2_trace;
 mod trace_pcap;
+mod shadowing;

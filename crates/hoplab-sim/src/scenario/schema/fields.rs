@@ -142,7 +142,7 @@ pub const FIELDS: &[Field] = &[
     d(n("topology.height_m", "float", "m", AREA_SIDE, "seeds", "random: area height"), "required"),
     d(n("topology.positions[][]", "[[x, y], ...] floats", "m", COORD, "our choice", "explicit: node positions"), "required"),
     // --- radio ---
-    o("radio.propagation", "\"two_ray_ground\" | \"free_space\" | \"flat\"", "ns-2 default (two_ray_ground); flat: seed 003", "propagation model"),
+    o("radio.propagation", "\"two_ray_ground\" | \"free_space\" | \"flat\" | \"shadowing\"", "ns-2 default (two_ray_ground); flat: seed 003; shadowing: ns-2 Propagation/Shadowing (mobile/shadowing.cc)", "propagation model; with shadowing, every reception draws its power (log-normal) and the ranges and thresholds are the mean power's"),
     n("radio.tx_power_w", "float", "W", Range::closed(1e-6, 100.0, "1 uW to 100 W: regulatory 802.11 limits are around 1 W (4 W EIRP)"), "ns-2 Phy/WirelessPhy Pt_", "transmit power"),
     n("radio.frequency_hz", "float", "Hz", Range::closed(5e7, 1e11, "50 MHz to 100 GHz: 802.11af TV white space (54 MHz) to 802.11ad/ay (~71 GHz)"), "ns-2 Phy/WirelessPhy freq_ (914 MHz)", "carrier frequency"),
     n("radio.antenna_height_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km above ground"), "ns-2 Antenna/OmniAntenna Z_", "antenna height (two-ray ground)"),
@@ -155,6 +155,9 @@ pub const FIELDS: &[Field] = &[
     n("radio.capture_threshold_db", "float", "dB", Range::closed(0.0, 100.0, "0 dB (any stronger frame survives) to 100 dB"), "ns-2 CPThresh_ (10)", "capture: signal-to-interference a frame needs"),
     o("radio.capture_model", "\"sinr\" | \"ns2\"", "our choice (sinr); ns2: ns-2 mac-802_11.cc Mac802_11::recv, capture, collision", "a frame against the sum of interferers, or against each newcomer alone (ns-2)"),
     o("radio.lock_while_transmitting", "bool", "ns-2 mac-802_11.cc Mac802_11::recv (our default: off)", "a frame starting while we transmit occupies the receiver, in error, until its end"),
+    n("radio.shadowing_path_loss_exponent", "float", "ratio", Range::closed(1.0, 10.0, "the ns-2 manual's table of measured exponents (Radio propagation models, Shadowing) spans 1.6 (in building, line of sight) to 6 (obstructed in building); 2 is free space; 1 to 10 leaves room"), "ns-2 Propagation/Shadowing pathlossExp_ (2.0)", "shadowing: mean path loss beyond the reference distance, 10 beta dB per decade of distance"),
+    n("radio.shadowing_std_db", "float", "dB", Range::closed(0.0, 20.0, "0: no draw, the mean alone (deterministic); the ns-2 manual's table of measured deviations spans 3 to 12 dB; 20 dB leaves room"), "ns-2 Propagation/Shadowing std_db_ (4.0)", "shadowing: standard deviation of the Gaussian in dB drawn for every reception"),
+    n("radio.shadowing_reference_m", "float", "m", Range::closed(0.01, 10_000.0, "1 cm to 10 km: a reference distance in the far field, 1 m indoors to 1 km for outdoor macrocells"), "ns-2 Propagation/Shadowing dist0_ (1.0)", "shadowing: the reference distance d0, where the mean power is Friis's; within it the mean stays at that power"),
     // --- mac ---
     n("mac.data_rate_mbps", "float", "Mbit/s", Range::closed(0.1, 10_000.0, "802.11 PHY rates: 150 kbit/s (802.11ah) to ~9.6 Gbit/s (802.11ax)"), "IEEE 802.11-1999 DSSS (seed 000: 2 Mbit/s)", "rate of DATA frames"),
     n("mac.basic_rate_mbps", "float", "Mbit/s", Range::closed(0.1, 10_000.0, "802.11 PHY rates: 150 kbit/s (802.11ah) to ~9.6 Gbit/s (802.11ax)"), "IEEE 802.11-1999 DSSS basic rate", "rate of RTS, CTS, ACK and broadcasts"),
