@@ -24,6 +24,8 @@ __all__ = ["ExportError", "export_script", "resolved"]
 
 _PROTOCOL = {"aodv": "AODV", "dsr": "DSR", "dsdv": "DSDV"}
 _PRESET = {"aodv": "cmu", "dsr": "cmu", "dsdv": "ns2"}
+# What the resolution names it: DSDV's first preset is ns2, and the resolved scenario leaves it unnamed.
+_PRESET_OK = {"aodv": {"cmu"}, "dsr": {"cmu"}, "dsdv": {"ns2", None}}
 _VARIANT = {"tahoe": "Agent/TCP", "reno": "Agent/TCP/Reno", "new_reno": "Agent/TCP/Newreno", "sack": "Agent/TCP/Sack1",
             "vegas": "Agent/TCP/Vegas"}
 _PROPAGATION = {"two_ray_ground": "Propagation/TwoRayGround", "free_space": "Propagation/FreeSpace",
@@ -82,7 +84,7 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     if proto not in _PROTOCOL:
         raise ExportError(f"routing.protocol = {proto!r}: stock ns-2.35 has no {proto} routing for mobile nodes "
                           "(AODV, DSR and DSDV it has)")
-    if r["routing"].get("preset") != _PRESET[proto]:
+    if r["routing"].get("preset") not in _PRESET_OK[proto]:
         raise ExportError(f"routing.preset = {r['routing'].get('preset')!r}: ns-2.35's {_PROTOCOL[proto]} is "
                           f"hoplab's preset {_PRESET[proto]!r}")
     bare = _bare(r, proto)
