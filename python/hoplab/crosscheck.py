@@ -139,7 +139,8 @@ def crosscheck(scenario: Mapping[str, Any], seeds: list[int], out: Path, *, prog
         raise CrosscheckError("ns-2 is not installed (`ns` is not on PATH): apt-get install ns2")
     sc = json.loads(json.dumps(scenario))
     sc["compat"] = "ns2"
-    sc["trace"] = {"formats": ["ns2"], "ns2_format": "old", "layers": ["AGT", "RTR"]}
+    # as the exported script's trace: agent and router levels, and the drops ns-2 always traces
+    sc["trace"] = {"formats": ["ns2"], "ns2_format": "old", "layers": ["AGT", "RTR"], "drop_levels": ["RTR", "IFQ"]}
     sc.setdefault("output", {})["timeseries"] = False
     try:
         export_script({**sc, "seed": seeds[0]})

@@ -100,7 +100,8 @@ def test_simple_wireless(ns2_tree: Path) -> None:
     # Agent/TCP is ns-2's Tahoe, TCPSink ACKs every segment, window_ 20, packetSize_ 1000
     assert sc["tcp"]["variant"] == "tahoe" and sc["tcp"]["receiver"] == "every"
     assert sc["tcp"]["max_cwnd"] == 20 and sc["tcp"]["mss_bytes"] == 1000
-    assert sc["trace"] == {"formats": ["ns2"], "ns2_format": "old", "layers": ["AGT", "RTR"]}
+    assert sc["trace"] == {"formats": ["ns2"], "ns2_format": "old", "layers": ["AGT", "RTR"],
+                           "drop_levels": ["RTR", "IFQ"]}
     assert [(o.file.path.name, o.role) for o in plan.outputs] == [("simple.tr", "trace")]
     assert "Starting Simulation..." in plan.printed and "NS EXITING..." in plan.printed
 

@@ -172,9 +172,9 @@ impl Scenario {
     /// `[trace]`: names from their lists (each once), nodes of the
     /// topology, a window inside the run.
     fn validate_trace(&self, n: usize) -> Result<(), ScenarioError> {
-        use crate::trace::config::{EVENTS, FORMATS, LAYERS, NS2_FORMATS, PACKET_TYPES, PCAP_MODES};
+        use crate::trace::config::{DROP_LEVELS, EVENTS, FORMATS, LAYERS, NS2_FORMATS, PACKET_TYPES, PCAP_MODES};
         let t = &self.trace;
-        for (name, given, allowed) in [("formats", &t.formats, FORMATS), ("layers", &t.layers, LAYERS), ("packet_types", &t.packet_types, PACKET_TYPES), ("events", &t.events, EVENTS)] {
+        for (name, given, allowed) in [("formats", &t.formats, FORMATS), ("layers", &t.layers, LAYERS), ("drop_levels", &t.drop_levels, DROP_LEVELS), ("packet_types", &t.packet_types, PACKET_TYPES), ("events", &t.events, EVENTS)] {
             for (i, v) in given.iter().enumerate() {
                 if !allowed.contains(&v.as_str()) {
                     return err(format!("trace.{name}[{i}]"), format!("unknown {name} entry {v:?}: expected one of {}", quoted(allowed)));

@@ -12,6 +12,8 @@ pub const NS2_FORMATS: &[&str] = &["old", "new"];
 /// One capture of the channel, or one per node.
 pub const PCAP_MODES: &[&str] = &["channel", "nodes", "hosts"];
 pub const LAYERS: &[&str] = &["AGT", "RTR", "MAC", "PHY"];
+/// The ns-2 levels a drop is logged at (`DropReason::layer`, `D ... MAC COL`).
+pub const DROP_LEVELS: &[&str] = &["RTR", "IFQ", "MAC"];
 /// The `packet_type` names of the drops and trace tables (wire::PacketType).
 pub const PACKET_TYPES: &[&str] = &["tcp", "ack", "cbr", "routing", "ARP", "MAC"];
 pub const EVENTS: &[&str] = &["send", "recv", "fwd", "drop", "col", "weak"];
@@ -32,6 +34,9 @@ pub struct TraceConfig {
     pub nodes: Vec<u32>,
     /// Keep only these layers (empty: all).
     pub layers: Vec<String>,
+    /// Drops logged at these ns-2 levels are kept even when `layers` leaves
+    /// their layer out (ns-2 always traces RTR and IFQ drops: ns-mobilenode.tcl).
+    pub drop_levels: Vec<String>,
     /// Keep only these packet types (empty: all).
     pub packet_types: Vec<String>,
     /// Keep only these events (empty: all).
@@ -51,6 +56,7 @@ impl Default for TraceConfig {
             pcap: "channel".into(),
             nodes: Vec::new(),
             layers: Vec::new(),
+            drop_levels: Vec::new(),
             packet_types: Vec::new(),
             events: Vec::new(),
             start_s: 0.0,

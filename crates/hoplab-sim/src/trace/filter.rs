@@ -3,7 +3,7 @@
 //! the ones every sink shares (the animator's log keeps its own event set
 //! within them), and the ones that reject most events of a filtered trace.
 
-use super::config::{TraceConfig, EVENTS, LAYERS, PACKET_TYPES};
+use super::config::{TraceConfig, DROP_LEVELS, EVENTS, LAYERS, PACKET_TYPES};
 use super::event::{Layer, TraceEvent, What};
 use crate::time::SimTime;
 use crate::wire::{NodeId, PacketType};
@@ -14,6 +14,8 @@ pub struct Filter {
     nodes: Vec<bool>,
     /// Bit `Layer as u8`, `What as u8`, `PacketType as u8` set: kept.
     layers: u8,
+    /// Bit i: drops logged at `DROP_LEVELS[i]` pass the layer test.
+    drop_levels: u8,
     events: u8,
     ptypes: u8,
     start: SimTime,
@@ -43,6 +45,7 @@ impl Filter {
         Filter {
             nodes,
             layers: mask(&c.layers, LAYERS, |i| Layer::ALL[i], |l| l as u8),
+            drop_levels: c.drop_levels.iter().filter_map(|n| DROP_LEVELS.iter().position(|a| a == n)).fold(0, |m, i| m | 1 << i),
             events: mask(&c.events, EVENTS, |i| What::ALL[i], |w| w as u8),
             ptypes: mask(&c.packet_types, PACKET_TYPES, |i| PacketType::ALL[i], |p| p as u8),
             start: SimTime::from_secs_f64(c.start_s),
@@ -60,7 +63,20 @@ impl Filter {
     /// Every test passes: layer, event and packet type (call after `in_scope`).
     #[inline]
     pub fn keeps(&self, ev: &TraceEvent<'_>) -> bool {
-        self.layers & 1 << ev.layer as u8 != 0 && self.events & 1 << ev.what as u8 != 0 && self.ptypes & 1 << ev.ptype as u8 != 0
+        (self.layers & 1 << ev.layer as u8 != 0 || self.drop_level_kept(ev)) && self.events & 1 << ev.what as u8 != 0 && self.ptypes & 1 << ev.ptype as u8 != 0
+    }
+
+    /// A drop at a level `drop_levels` names (the level the ns-2 trace prints).
+    #[inline]
+    fn drop_level_kept(&self, ev: &TraceEvent<'_>) -> bool {
+        if self.drop_levels == 0 || ev.what != What::Drop {
+            return false;
+        }
+        let level = match ev.reason {
+            Some(crate::net::DropReason::Col) | None => "MAC",
+            Some(r) => r.layer(),
+        };
+        DROP_LEVELS.iter().position(|l| *l == level).is_some_and(|i| self.drop_levels & 1 << i != 0)
     }
 }
 
@@ -128,6 +144,27 @@ mod tests {
         let mut d = ev(0, 1.0, Layer::Mac, What::Drop, PacketType::Tcp);
         d.reason = Some(DropReason::Ifq);
         assert!(f.keeps(&d));
+    }
+
+    #[test]
+    fn drop_levels_keep_those_drops_outside_the_layers() {
+        // ns-2 with agentTrace ON only: AGT lines, and RTR and IFQ drops whatever the switches say.
+        let f = config(|c| {
+            c.layers = vec!["AGT".into()];
+            c.drop_levels = vec!["RTR".into(), "IFQ".into()];
+        });
+        let drop = |layer, r| {
+            let mut d = ev(0, 1.0, layer, What::Drop, PacketType::Cbr);
+            d.reason = Some(r);
+            d
+        };
+        assert!(f.keeps(&drop(Layer::Rtr, DropReason::Nrte)));
+        assert!(f.keeps(&drop(Layer::Mac, DropReason::Ifq)), "a queue drop is logged at IFQ");
+        assert!(f.keeps(&drop(Layer::Rtr, DropReason::Arp)), "an ARP drop is logged at IFQ");
+        assert!(!f.keeps(&drop(Layer::Mac, DropReason::Ret)), "MAC drops only with the MAC layer");
+        assert!(!f.keeps(&drop(Layer::Mac, DropReason::Col)));
+        assert!(!f.keeps(&ev(0, 1.0, Layer::Rtr, What::Send, PacketType::Cbr)), "only drops");
+        assert!(f.keeps(&ev(0, 1.0, Layer::Agt, What::Send, PacketType::Cbr)));
     }
 
     #[test]

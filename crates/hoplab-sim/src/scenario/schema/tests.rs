@@ -50,7 +50,7 @@ fn the_table_lists_exactly_the_fields_the_structs_have() {
          [[flows]]\nkind = \"www\"\nsrc = 0\ndst = 2\ndownloads = 3\nthink_shape = 1.5\nthink_scale_s = 1.0\nsize_median_bytes = 7145.0\nsize_sigma = 1.0\n\
          [[mobility.legs]]\nnode = 1\nat_s = 1.0\nto = [1.0, 2.0]\nspeed_mps = 1.0\n[routing]\nprotocol = \"aodv\"\npreset = \"aodv-uu\"\n\
          [radio]\ntx_range_m = 250.0\ncs_range_m = 550.0\ninterference_range_m = 550.0\n\
-         [trace]\nformats = [\"csv\"]\nnodes = [1]\nlayers = [\"MAC\"]\npacket_types = [\"tcp\"]\nevents = [\"send\"]\nend_s = 5.0\n\
+         [trace]\nformats = [\"csv\"]\nnodes = [1]\nlayers = [\"MAC\"]\ndrop_levels = [\"RTR\"]\npacket_types = [\"tcp\"]\nevents = [\"send\"]\nend_s = 5.0\n\
          [emulation]\nnodes = [0, 2]\nnamespaces = [\"\", \"lab2\"]\n[[emulation.commands]]\nnode = 2\nrun = \"sleep 1\"\n"
     );
     let sc = parse(&full).unwrap();

@@ -404,14 +404,18 @@ class _Builder:
 
     # ------------------------------------------------------------ traces
     def _trace(self, sc: dict[str, Any], cfg: dict[str, Value]) -> None:
+        """ns-2's trace switches govern the s/r/f lines of their levels; the
+        RTR and IFQ drop targets are traced whatever they say (ns-mobilenode.tcl
+        add-interface: "always on regardless of other tracing")."""
         m = self.m
         if m.trace_file is None:
             return
         layers = [layer for opt, layer in _LAYERS if opt in cfg and cfg[opt].text.upper() == "ON"]
-        if not layers:
-            self.notes.append(f"{m.trace_loc}: agent, router and MAC traces are all OFF: the trace file holds only "
-                              "what the script writes to it")
-            return
         self.put(sc, "trace.formats", ["ns2"], m.trace_loc)
         self.put(sc, "trace.ns2_format", "new" if m.new_trace else "old", m.trace_loc)
-        self.put(sc, "trace.layers", layers, cfg[next(o for o, l in _LAYERS if l == layers[0])].loc)
+        if layers:
+            self.put(sc, "trace.layers", layers, cfg[next(o for o, l in _LAYERS if l == layers[0])].loc)
+        else:  # every switch OFF: drops only (PHY has no line of its own in an ns-2 trace)
+            self.put(sc, "trace.layers", ["PHY"], m.trace_loc)
+            self.put(sc, "trace.events", ["drop"], m.trace_loc)
+        self.put(sc, "trace.drop_levels", ["RTR", "IFQ"], m.trace_loc)
