@@ -139,6 +139,18 @@ struct Rec<'a> {
     type_only: bool,
 }
 
+/// The reason as ns-2's trace prints it (trace/cmu-trace.h), where that
+/// differs from the drops table's code: a full interface queue drops with no
+/// reason (queue/drop-tail.cc `drop(p)`: "---"), and a routing agent's full
+/// buffer is `DROP_RTR_QFULL`, printed "IFQ".
+fn ns2_code(r: DropReason) -> &'static str {
+    match r {
+        DropReason::Ifq => "---",
+        DropReason::Qfull => "IFQ",
+        _ => r.code(),
+    }
+}
+
 impl<'a> Rec<'a> {
     fn of(ev: &TraceEvent<'a>) -> Option<Rec<'a>> {
         let frame = ev.frame;
@@ -157,7 +169,7 @@ impl<'a> Rec<'a> {
             (_, What::Drop) => {
                 let r = ev.reason.unwrap_or(DropReason::End);
                 let level = if r == DropReason::Col { "MAC" } else { r.layer() };
-                ('D', level, r.code())
+                ('D', level, ns2_code(r))
             }
             _ => return None,
         };

@@ -327,13 +327,18 @@ fn rtr_drop_no_route() {
 }
 
 /// Queue and ARP drops are logged at ns-2's IFQ level (priqueue.cc, arp.cc
-/// drop targets); this shape is ns-2's, written by hand from cmu-trace.cc
-/// (the chain runs overflow no queue).
+/// drop targets). A full queue drops with no reason (drop-tail.cc `drop(p)`):
+/// ns-2.35 running wireless-pkt-demo.tcl writes
+/// `D 77.430435975 _2_ IFQ  --- 9753 tcp 572 [0 0 2 800] ------- [2:2 0:1 32 0] [2133 0] 0 1`;
+/// a routing agent's full buffer is DROP_RTR_QFULL, printed `RTR  IFQ`
+/// (`D 40.798917902 _2_ RTR  IFQ 24 cbr 532 ...` in the same run).
 #[test]
 fn ifq_drops() {
     let p = pkt(99, 0, 4, 64, seg(70, 0, 1460, false));
     let e = Ev { time: "20.5", node: 0, layer: Layer::Mac, what: What::Drop, frame: None, packet: Some(&p), reason: Some(DropReason::Ifq) };
-    assert_eq!(line(&e, Ns2Format::Old), "D 20.500000000 _0_ IFQ  IFQ 99 tcp 1500 [0 0 0 0] ------- [0:0 4:0 64 0] [70 0] 0 0");
+    assert_eq!(line(&e, Ns2Format::Old), "D 20.500000000 _0_ IFQ  --- 99 tcp 1500 [0 0 0 0] ------- [0:0 4:0 64 0] [70 0] 0 0");
+    let q = Ev { layer: Layer::Rtr, reason: Some(DropReason::Qfull), ..e };
+    assert!(line(&q, Ns2Format::Old).starts_with("D 20.500000000 _0_ RTR  IFQ 99 tcp "), "{}", line(&q, Ns2Format::Old));
     let e = Ev { reason: Some(DropReason::Arp), ..e };
     assert!(line(&e, Ns2Format::New).starts_with("d -t 20.500000000 -Hs 0 -Hd -2 -Ni 0 -Nx 0.00 -Ny 0.00 -Nz 0.00 -Ne -1.000000 -Nl IFQ -Nw ARP -Ma 0 -Md 0 -Ms 0 -Mt 0 -Is 0.0 -Id 4.0 -It tcp -Il 1500 "));
 }
