@@ -193,6 +193,12 @@ pub struct AodvConfig {
     /// Reverse-route, granted-route and RREQ-ID lifetimes: "rfc3561" or
     /// "ns2" (see `Lifetimes`).
     pub lifetimes: Lifetimes,
+    /// The destination increments its own sequence number on every RREQ it
+    /// answers, past the one asked for (ns-2 aodv.cc recvRequest: `seqno =
+    /// max(seqno, rq_dst_seqno) + 1`); RFC 3561 §6.6.1 only raises it to the
+    /// one asked for. Without it, a relay repairing a route (§6.12) hears
+    /// replies no fresher than the route it lost, and refuses the longer ones.
+    pub dest_increments_seqno: bool,
 }
 
 impl Default for AodvConfig {
@@ -252,6 +258,7 @@ impl AodvConfig {
             release_spacing_s: 0.0,
             lifetimes: Lifetimes::Rfc3561,
             rerr_broadcast: false,
+            dest_increments_seqno: false,
         }
     }
 
@@ -283,6 +290,7 @@ impl AodvConfig {
             release_spacing_s: 0.010,
             lifetimes: Lifetimes::Ns2,
             rerr_broadcast: true,
+            dest_increments_seqno: true,
             ..AodvConfig::rfc3561()
         }
     }

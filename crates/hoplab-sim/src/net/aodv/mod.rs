@@ -725,6 +725,10 @@ impl Aodv {
             if !m.unknown_seqno && fresher(m.dst_seqno, self.seqno) {
                 self.seqno = m.dst_seqno;
             }
+            if self.cfg.dest_increments_seqno {
+                // ns-2 aodv.cc recvRequest: max(seqno, rq_dst_seqno) + 1 on every answer.
+                self.seqno = self.seqno.wrapping_add(1);
+            }
             let rrep = Rrep {
                 ack_required: false,
                 hop_count: 0,

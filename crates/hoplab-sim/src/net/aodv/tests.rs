@@ -1053,3 +1053,36 @@ fn ns2_lifetimes() {
     a.receive(t(10.0), 1, ctl(1, 29, AodvMsg::Rreq(q)), &mut out);
     assert!(!rreqs(&out).is_empty() || !a.jittered.is_empty(), "rebroadcast after BCAST_ID_SAVE");
 }
+
+/// The sequence number a destination puts in its RREPs to two RREQs for it
+/// that name its current number: RFC 3561 §6.6.1 keeps it, ns-2's CMU AODV
+/// (aodv.cc recvRequest: max(seqno, rq_dst_seqno) + 1) raises it on each.
+fn answers(c: &AodvConfig) -> Vec<u32> {
+    let mut d = node(3, c);
+    let mut seqnos = vec![];
+    for id in 1..=2 {
+        let mut q = rreq(0, id, 3);
+        q.unknown_seqno = false;
+        q.dst_seqno = d.own_seqno();
+        let mut out = vec![];
+        d.receive(t(id as f64), 1, ctl(1, 5, AodvMsg::Rreq(q)), &mut out);
+        seqnos.extend(out.iter().filter_map(|a| match a {
+            RouteAction::Send { packet, .. } => match msg(packet) {
+                Some(AodvMsg::Rrep(r)) => Some(r.dst_seqno),
+                _ => None,
+            },
+            _ => None,
+        }));
+    }
+    seqnos
+}
+
+#[test]
+fn an_ns2_destination_answers_with_a_fresher_number_each_time() {
+    let rfc = answers(&cfg());
+    assert_eq!(rfc.len(), 2);
+    assert_eq!(rfc[0], rfc[1], "RFC 3561 §6.6.1: the number asked for is kept");
+    let ns2 = answers(&cmu());
+    assert_eq!(ns2.len(), 2);
+    assert_eq!(ns2, vec![rfc[0].wrapping_add(1), rfc[0].wrapping_add(2)], "ns-2: each answer is past the number asked for");
+}
