@@ -50,9 +50,9 @@ def _drop(d: dict[str, Any], path: str) -> None:
     for k in keys[:-1]:
         chain.append(chain[-1][k])
     del chain[-1][keys[-1]]
-    for k, parent in zip(reversed(keys[:-1]), reversed(chain[:-1])):
-        if not parent[k]:
-            del parent[k]
+    for k, table in zip(reversed(keys[:-1]), reversed(chain[:-1])):
+        if not table[k]:
+            del table[k]
 
 
 def pruned(plan: Any) -> dict[str, Any]:
