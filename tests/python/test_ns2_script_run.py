@@ -52,21 +52,59 @@ def test_run_writes_the_scripts_trace_and_awk_reads_hoplabs_figures(tmp_path: Pa
     assert len(set(awk)) == int(f["packets_received"]) > 100
 
 
+SIX = [("ex", "simple-wireless.tcl", []), ("ex", "wireless-demo-csci694.tcl", []), ("ex", "wireless-pkt-demo.tcl", []),
+       ("test", "test-suite-wireless-lan-aodv.tcl", ["aodv"]), ("test", "test-suite-wireless-lan-newnode.tcl", ["dsdv"]),
+       ("test", "test-suite-wireless-lan-newnode.tcl", ["dsr"])]
+
+
+def _tree(root: Path) -> Path:
+    for sub in ("ex", "test", "mobility"):
+        shutil.copytree(EXAMPLES / sub, root / sub)
+    for gz in (root / "mobility" / "scene").glob("*.gz"):
+        gz.with_suffix("").write_bytes(gzip.decompress(gz.read_bytes()))
+    return root
+
+
 @needs_examples
-def test_import_runs_the_same_events(tmp_path: Path) -> None:
-    ex = tmp_path
-    shutil.copy(EXAMPLES / "ex" / "simple-wireless.tcl", ex)
-    a = _cli("run", "simple-wireless.tcl", "--out", "a", cwd=ex)
+@pytest.mark.parametrize("sub,script,args", SIX, ids=[f"{s}{a}" for _, s, a in SIX])
+def test_import_runs_the_same_events(tmp_path: Path, sub: str, script: str, args: list[str]) -> None:
+    ex = _tree(tmp_path) / sub
+    extra = ["--", *args] if args else []
+    a = _cli("run", script, "--out", "a", *extra, cwd=ex)
     assert a.returncode == 0, a.stderr
-    i = _cli("import", "simple-wireless.tcl", "-o", "simple.toml", cwd=ex)
+    i = _cli("import", script, "-o", "imported.toml", *extra, cwd=ex)
     assert i.returncode == 0, i.stderr
-    text = (ex / "simple.toml").read_text()
-    assert 'data_rate_mbps = 1.0  # ns-2.35 default (ns-default.tcl): Mac/802_11 set dataRate_ 1Mb' in text
-    assert "# simple-wireless.tcl:" in text  # values carry their script line
-    b = _cli("run", "simple.toml", "--out", "b", cwd=ex)
+    text = (ex / "imported.toml").read_text()
+    assert "# ns-2.35 default (ns-default.tcl): Mac/802_11 set dataRate_ 1Mb" in text
+    assert f"# {script}:" in text  # values carry their script line
+    b = _cli("run", "imported.toml", "--out", "b", cwd=ex)
     assert b.returncode == 0, b.stderr
     assert _info(ex / "a")["event_hash"] == _info(ex / "b")["event_hash"]
     assert _info(ex / "a")["events"] == _info(ex / "b")["events"] > 0
+
+
+@needs_ns
+@needs_examples
+@pytest.mark.parametrize("sub,script,args", [SIX[0], SIX[3]], ids=["simple", "aodv"])
+def test_the_exported_script_is_the_original_for_ns2(tmp_path: Path, sub: str, script: str, args: list[str]) -> None:
+    """ns-2 itself runs the original script and hoplab's export of its
+    scenario to the same figures."""
+    from hoplab.formats.ns2.trace_metrics import summarize
+
+    ex = _tree(tmp_path) / sub
+    plan = load_script(ex / script, args, cwd=ex)
+    trace = plan.trace.file.path.name
+    (ex / "orig.tcl").write_text(f"set argv [list {' '.join(args)}]\nsource {script}\n")
+    assert subprocess.run(["ns", "orig.tcl"], cwd=ex, capture_output=True, timeout=600).returncode == 0
+    orig = summarize(ex / trace, writer="ns2")
+    (ex / "export.tcl").write_text(export_script(plan.scenario, trace="export.tr"))
+    assert subprocess.run(["ns", "export.tcl"], cwd=ex, capture_output=True, timeout=600).returncode == 0
+    exp = summarize(ex / "export.tr", writer="ns2")
+    for o in orig.connections:
+        e = exp.connection(o.src, o.dst, o.kind)
+        assert e is not None, (o.src, o.dst)
+        assert abs(e.packets_received - o.packets_received) <= max(2, 0.02 * o.packets_received), (o, e)
+    assert abs(exp.totals.packets_received - orig.totals.packets_received) <= 0.01 * orig.totals.packets_received
 
 
 @needs_examples

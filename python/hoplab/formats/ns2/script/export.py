@@ -111,15 +111,27 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     w("")
     _class_defaults(r, w)
     positions = _positions(sc, r)
+    legs = list(mob.get("legs", []))
     n = len(positions)
-    xs, ys = [p[0] for p in positions], [p[1] for p in positions]
+    # ns-2's topography spans [0, x] x [0, y] and refuses a setdest not strictly
+    # inside it (mobilenode.cc set_destination: x >= upperX() || x <= lowerX()):
+    # shift the whole network into it (distances are all that count) and size it to fit.
+    xs = [p[0] for p in positions] + [float(lg["to"][0]) for lg in legs]
+    ys = [p[1] for p in positions] + [float(lg["to"][1]) for lg in legs]
+    lx = [float(lg["to"][0]) for lg in legs]
+    ly = [float(lg["to"][1]) for lg in legs]
+    dx = max(-min(xs), 1.0 - min(lx) if lx else 0.0, 0.0)
+    dy = max(-min(ys), 1.0 - min(ly) if ly else 0.0, 0.0)
+    positions = [(x + dx, y + dy) for x, y in positions]
+    legs = [{**lg, "to": [float(lg["to"][0]) + dx, float(lg["to"][1]) + dy]} for lg in legs]
+    xs, ys = [x + dx for x in xs], [y + dy for y in ys]
     w("")
     w("set ns_ [new Simulator]")
     w(f"$defaultRNG seed {int(r['seed'])}")
     w(f"set tracefd [open {_tcl_word(trace)} w]")
     w("$ns_ trace-all $tracefd")
     w("set topo [new Topography]")
-    w(f"$topo load_flatgrid {max(max(xs), 1.0)!r} {max(max(ys), 1.0)!r}")
+    w(f"$topo load_flatgrid {math.ceil(max(xs)) + 1} {math.ceil(max(ys)) + 1}")
     w(f"set god_ [create-god {n}]")
     prop = _PROPAGATION.get(r["radio"]["propagation"])
     if prop is None:
@@ -135,7 +147,7 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     w("}")
     for i, (x, y) in enumerate(positions):
         w(f"$node_({i}) set X_ {float(x)!r}; $node_({i}) set Y_ {float(y)!r}; $node_({i}) set Z_ 0.0")
-    for leg in mob.get("legs", []):
+    for leg in legs:
         w(f"$ns_ at {float(leg['at_s'])!r} \"$node_({int(leg['node'])}) setdest {float(leg['to'][0])!r} "
           f"{float(leg['to'][1])!r} {float(leg['speed_mps'])!r}\"")
     _flows(r, w)

@@ -137,9 +137,9 @@ class SafeTcl:
         """A path as the user named it: relative to the working directory when under it."""
         hit = self._shown_cache.get(file)
         if hit is None:
-            try:
-                inside = os.path.isabs(file) and Path(file).resolve().is_relative_to(self.cwd)
-                hit = os.path.relpath(file, self.cwd) if inside else file
+            try:  # relative to the working directory when that is shorter (`../mobility/scene/...`)
+                rel = os.path.relpath(file, self.cwd) if os.path.isabs(file) else file
+                hit = rel if len(rel) < len(file) else file
             except (OSError, ValueError):
                 hit = file
             self._shown_cache[file] = hit
