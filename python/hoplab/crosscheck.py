@@ -68,8 +68,20 @@ def _measure(side: Side, trace: Path, flows: list[Mapping[str, Any]], timeouts: 
 
     s = summarize(trace, writer=writer)
     kinds = {"ftp": "tcp", "cbr": "cbr"}
+    # Flows and the trace's connections paired by (kind, src, dst), in order of start: the two
+    # simulators number ports differently.
+    by_key: dict[tuple[str, int, int], list[Any]] = {}
+    for c in sorted(s.connections, key=lambda c: (c.first_send, c.sport)):
+        kind = "cbr" if c.kind == "exp" else c.kind  # ns-2's Traffic/Exponential packets are "exp"
+        by_key.setdefault((kind, c.src, c.dst), []).append(c)
+    order = sorted(range(len(flows)), key=lambda k: (float(flows[k].get("start_s", 0.0)), k))
+    paired: dict[int, Any] = {}
+    for k in order:
+        f = flows[k]
+        hits = by_key.get((kinds.get(str(f["kind"]), ""), int(f["src"]), int(f["dst"])), [])
+        paired[k] = hits.pop(0) if hits else None
     for k, f in enumerate(flows):
-        c = s.connection(int(f["src"]), int(f["dst"]), kinds.get(str(f["kind"])))
+        c = paired[k]
         row = _flow_key(f, k)
         if c is None:  # the flow never sent at the agent level
             for metric in ("throughput_kbps", "delivered", "retransmissions", "delay_ms"):
@@ -133,35 +145,49 @@ def crosscheck(scenario: Mapping[str, Any], seeds: list[int], out: Path, *, prog
                ) -> tuple[Side, Side]:
     """Run ``scenario`` under compat = "ns2" in hoplab and in ns-2.35 for
     each seed; their files go under ``out`` (hoplab/seed-N, ns2/seed-N)."""
-    from .formats.ns2.script.export import ExportError, export_script
+    from .formats.ns2.script.export import export_script, ns2_reading, with_movement_of
 
     if ns2_available() is None:
         raise CrosscheckError("ns-2 is not installed (`ns` is not on PATH): apt-get install ns2")
-    sc = json.loads(json.dumps(scenario))
-    sc["compat"] = "ns2"
+    sc = ns2_reading(scenario)
     # as the exported script's trace: agent and router levels, and the drops ns-2 always traces
     sc["trace"] = {"formats": ["ns2"], "ns2_format": "old", "layers": ["AGT", "RTR"], "drop_levels": ["RTR", "IFQ"]}
     sc.setdefault("output", {})["timeseries"] = False
-    try:
-        export_script({**sc, "seed": seeds[0]})
-    except ExportError as e:
-        raise CrosscheckError(f"ns-2 cannot express {e}") from None
+    drawn = expressible(sc)
     hop, ns2 = Side("hoplab"), Side("ns-2.35")
     for seed in seeds:
         one = {**sc, "seed": seed}
         if progress:
-            progress(f"seed {seed}: ns-2")
-        script = export_script(one, trace="trace.tr", comment=f"seed {seed}")
-        t_ns = _run_ns2(script, out / "ns2" / f"seed-{seed}")
-        if progress:
             progress(f"seed {seed}: hoplab")
         t_hop, res = _run_hoplab(one, out / "hoplab" / f"seed-{seed}")
+        if progress:
+            progress(f"seed {seed}: ns-2")
+        moved = with_movement_of(one, res.movement) if drawn else one
+        script = export_script(moved, trace="trace.tr", comment=f"seed {seed}")
+        t_ns = _run_ns2(script, out / "ns2" / f"seed-{seed}")
         hop_trace = next(iter(p for n, p in res.trace_files.items() if n == "trace.tr"), None)
         if hop_trace is None:
             raise CrosscheckError("hoplab wrote no trace.tr")
         _measure(ns2, out / "ns2" / f"seed-{seed}" / "trace.tr", sc["flows"], t_ns, "ns2")
         _measure(hop, Path(hop_trace), sc["flows"], t_hop, "hoplab")
     return hop, ns2
+
+
+def expressible(scenario: Mapping[str, Any]) -> bool:
+    """Raise CrosscheckError naming the field ns-2 cannot express; True when
+    the movement is drawn by a mobility model while hoplab runs (ns-2 then
+    gets that run's movement as setdest legs)."""
+    from .formats.ns2.script.export import ExportError, export_script
+
+    drawn = (scenario.get("mobility") or {}).get("model", "legs") != "legs"
+    probe = json.loads(json.dumps(dict(scenario)))
+    if drawn:
+        probe["mobility"] = {"legs": []}
+    try:
+        export_script(probe)
+    except ExportError as e:
+        raise CrosscheckError(f"ns-2 cannot express {e}") from None
+    return drawn
 
 
 def _stats(v: list[float]) -> tuple[float, float, float]:

@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 
 from . import _input, _script
-from .errors import HoplabError, os_error_text
+from .. import _core
+from .errors import HoplabError, os_error_text, scenario_failure
 
 __all__ = ["crosscheck_cmd"]
 
@@ -47,7 +48,6 @@ def crosscheck_cmd(scenario: Path, script_args: tuple[str, ...], peer: str, seed
     packets and drops by reason, side by side with their spread over the
     seeds and the ratio."""
     from .. import crosscheck as cc
-    from ..formats.ns2.script.export import ExportError, export_script
 
     seeds = _seeds(seeds_text)
     if peer == "ns3":
@@ -62,11 +62,11 @@ def crosscheck_cmd(scenario: Path, script_args: tuple[str, ...], peer: str, seed
     if cc.ns2_available() is None:
         raise HoplabError("ns-2 is not installed (`ns` is not on PATH): apt-get install ns2")
     try:
-        export_script({**data, "compat": "ns2"})
-    except ExportError as e:
-        raise HoplabError(f"{scenario}: ns-2 cannot express {e}") from None
-    except Exception as e:  # the engine refused the scenario
-        raise HoplabError(f"{scenario}: {getattr(e, 'message', None) or e}") from None
+        cc.expressible(data)
+    except cc.CrosscheckError as e:
+        raise HoplabError(f"{scenario}: {e}") from None
+    except _core.ScenarioError as e:  # the engine refused the scenario
+        raise scenario_failure(e, scenario, sets) from None
     tmp = None
     if out_dir is None:
         tmp = tempfile.TemporaryDirectory(prefix="hoplab-crosscheck-")

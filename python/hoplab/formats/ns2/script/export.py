@@ -20,7 +20,9 @@ from typing import Any, Mapping
 
 from . import classvars
 
-__all__ = ["ExportError", "export_script", "resolved"]
+__all__ = ["ExportError", "export_script", "resolved", "ns2_reading"]
+
+SPEED_OF_LIGHT = 299_792_458.0  # as phy/propagation.rs
 
 _PROTOCOL = {"aodv": "AODV", "dsr": "DSR", "dsdv": "DSDV"}
 _PRESET = {"aodv": "cmu", "dsr": "cmu", "dsdv": "ns2"}
@@ -74,12 +76,48 @@ def _bare(r: Mapping[str, Any], protocol: str) -> dict[str, Any]:
                      "routing": {"protocol": protocol}, "flows": [{"kind": "cbr", "src": 0, "dst": 1, "rate_kbps": 1.0}]})
 
 
+def ns2_reading(sc: Mapping[str, Any]) -> dict[str, Any]:
+    """``sc`` under compat = "ns2", keeping what it says: the profile's
+    receiver is ns-2's TCPSink (an ACK per segment), so a scenario that asks
+    for delayed ACKs (`tcp.delayed_ack = true`) gets ns-2's DelAck sink."""
+    base = json.loads(json.dumps(dict(sc)))
+    base["compat"] = "ns2"
+    for t in [base.get("tcp")] + [f.get("tcp") for f in base.get("flows", []) if isinstance(f, dict)]:
+        if isinstance(t, dict) and t.get("delayed_ack") is True and "receiver" not in t:
+            t["receiver"] = "ns2"
+    return base
+
+
+def _threshold_at(radio: Mapping[str, Any], d: float) -> float:
+    """The power at distance ``d`` (phy/propagation.rs: Friis, two-ray ground
+    beyond the crossover), so that a range can be written as ns-2's threshold."""
+    lam = SPEED_OF_LIGHT / float(radio["frequency_hz"])
+    pt, loss, h = float(radio["tx_power_w"]), float(radio["system_loss"]), float(radio["antenna_height_m"])
+    friis = pt * lam * lam / ((4.0 * math.pi) ** 2 * d * d * loss)
+    if radio["propagation"] == "two_ray_ground" and d >= 4.0 * math.pi * h * h / lam:
+        return pt * h ** 4 / (d ** 4 * loss)
+    return friis
+
+
+def _ranges_to_thresholds(r: dict[str, Any]) -> None:
+    radio = r["radio"]
+    if radio["propagation"] not in _PROPAGATION:
+        raise ExportError(f"radio.propagation = {radio['propagation']!r}: not an ns-2.35 propagation model "
+                          "(two_ray_ground, free_space and shadowing are)")
+    for rng, thr in (("tx_range_m", "rx_threshold_w"), ("cs_range_m", "cs_threshold_w")):
+        d = radio.pop(rng, None)
+        if d is not None:
+            if radio["propagation"] not in ("two_ray_ground", "free_space"):
+                raise ExportError(f"radio.{rng} with radio.propagation = {radio['propagation']!r}: give "
+                                  f"radio.{thr} (ns-2 takes thresholds)")
+            radio[thr] = _threshold_at(radio, float(d))
+
+
 def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: str = "") -> str:
     """``sc`` (a scenario dict) as an ns-2 script that writes its old-format
     trace (agent and router levels) to ``trace``; read with compat = "ns2"."""
-    base = dict(sc)
-    base["compat"] = "ns2"
-    r = resolved(base)
+    r = resolved(ns2_reading(sc))
+    _ranges_to_thresholds(r)
     proto = r["routing"]["protocol"]
     if proto not in _PROTOCOL:
         raise ExportError(f"routing.protocol = {proto!r}: stock ns-2.35 has no {proto} routing for mobile nodes "
@@ -88,6 +126,7 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
         raise ExportError(f"routing.preset = {r['routing'].get('preset')!r}: ns-2.35's {_PROTOCOL[proto]} is "
                           f"hoplab's preset {_PRESET[proto]!r}")
     bare = _bare(r, proto)
+    _ranges_to_thresholds(bare)
     mapped = {cv.field for cv in classvars.CLASS_VARS if cv.field}
     for path, value in _leaves(r):
         if path.startswith(_WRITTEN) or path in mapped or path.startswith(("emulation", "lred.")):
@@ -103,7 +142,7 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     mob = r.get("mobility", {})
     if mob.get("model", "legs") != "legs":
         raise ExportError(f"mobility.model = {mob['model']!r}: its legs are drawn during the run; give them as "
-                          "mobility.legs (e.g. from `hoplab movement export` of a run)")
+                          "mobility.legs (`hoplab crosscheck` takes them from hoplab's run of each seed)")
     out: list[str] = []
     w = out.append
     w("# ns-2.35 wireless script written by hoplab" + (f": {comment}" if comment else ""))
@@ -258,3 +297,20 @@ def _flows(r: Mapping[str, Any], w: Any) -> None:
             raise ExportError(f"flows[{k}].kind = {f['kind']!r}: hoplab's WWW model has no ns-2 counterpart")
         if f.get("stop_s") is not None and math.isfinite(float(f["stop_s"])):
             w(f"$ns_ at {float(f['stop_s'])!r} \"$app_({k}) stop\"")
+
+
+def with_movement_of(sc: Mapping[str, Any], movement: Any) -> dict[str, Any]:
+    """``sc`` with the movement a run drew (its `movement` table: a row per
+    node at time 0, then a row per leg start) as an explicit topology and
+    scripted legs, so that ns-2 moves the nodes exactly as that run did."""
+    out = json.loads(json.dumps(dict(sc)))
+    m = movement.sort_values(["time_s", "node"], kind="stable")
+    starts = m[(m["time_s"] == 0.0) & (m["speed_mps"] == 0.0)].drop_duplicates("node").sort_values("node")
+    legs_rows = m.drop(index=starts.index)
+    out["topology"] = {"kind": "explicit", "positions": [[float(x), float(y)] for x, y in zip(starts["x"], starts["y"])]}
+    legs = [{"node": int(n), "at_s": float(t), "to": [float(tx), float(ty)], "speed_mps": float(v)}
+            for n, t, tx, ty, v in zip(legs_rows["node"], legs_rows["time_s"], legs_rows["to_x"], legs_rows["to_y"],
+                                        legs_rows["speed_mps"]) if v > 0]
+    out["mobility"] = {k: v for k, v in (out.get("mobility") or {}).items() if k == "step_m"}
+    out["mobility"]["legs"] = legs
+    return out
