@@ -147,9 +147,9 @@ def test_a_fractional_window_clamps_to_its_integer_part_as_ns2_does():
 def test_maxpkts_0_sends_one_packet_as_ns2_does():
     # CBR_Traffic: the first packet goes at start, then ++seqno_ < maxpkts_ is tested.
     flows, _ = nt.hoplab_flows(nt.parse_traffic(cbr("maxpkts_ 0", "interval_ 0.5"), "t.tcl"), duration_s=10.0)
-    assert flows[0]["stop_s"] == 1.5
+    assert flows[0]["max_packets"] == 1
     flows, _ = nt.hoplab_flows(nt.parse_traffic(cbr("maxpkts_ 1", "interval_ 0.5"), "t.tcl"), duration_s=10.0)
-    assert flows[0]["stop_s"] == 1.5
+    assert flows[0]["max_packets"] == 1
 
 
 # ----------------------------------------------------- Tcl's lines and words

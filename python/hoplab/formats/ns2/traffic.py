@@ -34,10 +34,8 @@ nbytes` events, in any order ns-2 would accept. Rules taken from ns-2:
   packetSize_ x 8 / rate_. Defaults (ns-default.tcl) packetSize_ 210, rate_ 448 kbit/s.
   hoplab: ``rate_kbps = rate_ / 1000``, ``packet_size_bytes = packetSize_``.
   The sink may be Agent/Null or Agent/LossMonitor.
-  `random_ 1` (ns-2 jitters each interval by up to +-50 %) is not modelled:
-  hoplab's CBR sends at a constant interval (a note says so). `maxpkts_`
-  ends the flow after that many packets: ``stop_s = start + maxpkts_ x interval``
-  when that is before the end of the run.
+  `random_ 1` (ns-2 jitters each interval by up to +-50 %) is ``jitter =
+  true``, and `maxpkts_` is ``max_packets``: the flow sends that many packets.
 - TCP: `Agent/TCP` is ns-2's Tahoe, `/Reno`, `/Newreno`, `/Sack1`, `/Vegas`
   the others (``tcp.variant``); `TCPSink` ACKs every segment (``receiver =
   "every"``), `TCPSink/DelAck` delays them (``"ns2"``); `window_` (default 20)
@@ -147,6 +145,7 @@ class Connection:
     rate_kbps: float | None = None
     packet_size_bytes: int | None = None
     max_packets: int | None = None
+    jitter: bool = False
     tcp: dict[str, Any] = field(default_factory=dict)
     src_line: int = 0  # the lines that attached the agents to their nodes
     dst_line: int = 0
@@ -303,9 +302,6 @@ def _set_param(o: _Obj, param: str, val: str, notes: list[str], path: str, no: i
         o.rate_bps = _bandwidth(val)
     elif param == "random_":
         o.random = number(val, "random_") != 0
-        if o.random:
-            notes.append(f"{path}:{no}: ${o.name} set random_ {shown(val)}: ns-2 jitters each interval by up to "
-                         "+-50 %; hoplab's CBR sends at a constant interval")
     elif param == "maxpkts_":
         long = val.isascii() and val.isdigit() and len(val.lstrip("0")) > len(str(C_INT_MAX))
         o.maxpkts = C_INT_MAX + 1 if long else index(val, "maxpkts_")
@@ -364,6 +360,7 @@ def _connection(app: _Obj, path: str, notes: list[str]) -> list[Connection]:
         # ns-2 sends the first packet before it tests maxpkts_ (module docstring): 0 sends one.
         packets = max(app.maxpkts, 1) if app.maxpkts is not None else None
         c.kind, c.rate_kbps, c.packet_size_bytes, c.max_packets = "cbr", rate / 1000.0, size, packets
+        c.jitter = app.random
     else:
         variant = TCP_VARIANTS.get(agent.cls[len("Agent/"):])
         receiver = SINKS.get(peer.cls[len("Agent/"):])
@@ -378,8 +375,8 @@ def _connection(app: _Obj, path: str, notes: list[str]) -> list[Connection]:
 
 def hoplab_flows(tr: Ns2Traffic, duration_s: float | None = None) -> tuple[list[dict[str, Any]], list[int]]:
     """The connections as hoplab `flows` (in the order the file made their
-    sources) and the line each came from. With ``duration_s``, a CBR flow
-    whose maxpkts_ runs out before the end of the run stops then."""
+    sources) and the line each came from. ``duration_s`` is the run's (a
+    maxpkts_ that outlasts it is left out)."""
     flows, lines = [], []
     for c in tr.connections:
         f: dict[str, Any] = {"kind": c.kind, "src": c.src, "dst": c.dst, "start_s": c.start_s}
@@ -387,11 +384,14 @@ def hoplab_flows(tr: Ns2Traffic, duration_s: float | None = None) -> tuple[list[
         if c.kind == "cbr":
             f["rate_kbps"] = c.rate_kbps
             f["packet_size_bytes"] = c.packet_size_bytes
-            if c.max_packets is not None and duration_s is not None:
+            if c.jitter:
+                f["jitter"] = True  # ns-2 random_ 1 (cbr_traffic.cc next_interval)
+            if c.max_packets is not None:
                 interval = c.packet_size_bytes * 8.0 / (c.rate_kbps * 1000.0)  # type: ignore[operator]
-                end = c.start_s + c.max_packets * interval
-                if end < (stop if stop is not None else duration_s):
-                    stop = end
+                # sent at most every half interval (jitter): a count the run cannot reach is no limit
+                end = c.start_s + c.max_packets * interval * (0.5 if c.jitter else 1.0)
+                if duration_s is None or end < (stop if stop is not None else duration_s):
+                    f["max_packets"] = c.max_packets
         if stop is not None:
             f["stop_s"] = stop
         if c.bytes is not None:
@@ -448,7 +448,8 @@ def format_traffic(flows: list[Mapping[str, Any]], tcp: Mapping[str, Any] | None
             out += [f"set udp_({i}) [new Agent/UDP]", f"$ns_ attach-agent $node_({src}) $udp_({i})",
                     f"set null_({i}) [new Agent/Null]", f"$ns_ attach-agent $node_({dst}) $null_({i})",
                     f"set cbr_({i}) [new Application/Traffic/CBR]", f"$cbr_({i}) set packetSize_ {size}",
-                    f"$cbr_({i}) set interval_ {interval!r}", f"$cbr_({i}) set random_ 0",
+                    f"$cbr_({i}) set interval_ {interval!r}", f"$cbr_({i}) set random_ {1 if f.get('jitter') else 0}",
+                    *([f"$cbr_({i}) set maxpkts_ {int(f['max_packets'])}"] if f.get("max_packets") else []),
                     f"$cbr_({i}) attach-agent $udp_({i})", f"$ns_ connect $udp_({i}) $null_({i})",
                     f'$ns_ at {start!r} "$cbr_({i}) start"']
             app = f"cbr_({i})"
