@@ -121,5 +121,6 @@ def import_cmd(script: Path, script_args: tuple[str, ...], output: Path | None, 
         atomic_write_bytes(output, text.encode(), keep_previous=False)
     except OSError as e:
         raise HoplabError(os_error_text(e, output)) from None
-    click.echo(f"{output}: {len(plan.scenario['topology']['positions'])} nodes, "
-               f"{len(plan.scenario['flows'])} flows, {plan.scenario['duration_s']:g} s", err=True)
+    n, k = len(plan.scenario["topology"]["positions"]), len(plan.scenario["flows"])
+    click.echo(f"{output}: {n} node{'s' * (n != 1)}, {k} flow{'s' * (k != 1)}, {plan.scenario['duration_s']:g} s",
+               err=True)
