@@ -5,7 +5,6 @@ to break the importer, each refused in one line (exit 2)."""
 
 from __future__ import annotations
 
-import gzip
 import math
 import os
 import shutil
@@ -18,17 +17,7 @@ import pytest
 from hoplab.formats.ns2.script import ScriptError, load_script
 from hoplab.formats.ns2.script import classvars
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data" / "ns2_scripts"
-EXAMPLES = Path("/usr/share/doc/ns2/examples/tcl")
-needs_examples = pytest.mark.skipif(not EXAMPLES.is_dir(), reason="ns2-examples is not installed "
-                                    "(apt-get install ns2-examples)")
-needs_ns = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (apt-get install ns2)")
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hoplab", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+from ._ns2_scripts import DATA, EXAMPLES, ROOT, cli as _cli, copy_examples, needs_examples, needs_ns
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +26,7 @@ def ns2_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     them: copied, the scene files gunzipped (as the suite's test-all scripts do)."""
     if not EXAMPLES.is_dir():
         pytest.skip("ns2-examples is not installed (apt-get install ns2-examples)")
-    root = tmp_path_factory.mktemp("ns2-tcl")
-    for sub in ("ex", "test", "mobility"):
-        shutil.copytree(EXAMPLES / sub, root / sub)
-    for gz in (root / "mobility" / "scene").glob("*.gz"):
-        gz.with_suffix("").write_bytes(gzip.decompress(gz.read_bytes()))
-    return root
+    return copy_examples(tmp_path_factory.mktemp("ns2-tcl"))
 
 
 @needs_ns

@@ -5,7 +5,6 @@ against the installed ns-2.35."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import shutil
@@ -18,17 +17,7 @@ import pytest
 from hoplab.formats.ns2.script import load_script
 from hoplab.formats.ns2.script.export import ExportError, export_script, resolved
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data" / "ns2_scripts"
-EXAMPLES = Path("/usr/share/doc/ns2/examples/tcl")
-needs_examples = pytest.mark.skipif(not EXAMPLES.is_dir(), reason="ns2-examples is not installed "
-                                    "(apt-get install ns2-examples)")
-needs_ns = pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (apt-get install ns2)")
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "hoplab", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
+from ._ns2_scripts import DATA, EXAMPLES, ROOT, cli as _cli, copy_examples, needs_examples, needs_ns
 
 
 def _info(d: Path) -> dict:
@@ -57,18 +46,10 @@ SIX = [("ex", "simple-wireless.tcl", []), ("ex", "wireless-demo-csci694.tcl", []
        ("test", "test-suite-wireless-lan-newnode.tcl", ["dsr"])]
 
 
-def _tree(root: Path) -> Path:
-    for sub in ("ex", "test", "mobility"):
-        shutil.copytree(EXAMPLES / sub, root / sub)
-    for gz in (root / "mobility" / "scene").glob("*.gz"):
-        gz.with_suffix("").write_bytes(gzip.decompress(gz.read_bytes()))
-    return root
-
-
 @needs_examples
 @pytest.mark.parametrize("sub,script,args", SIX, ids=[f"{s}{a}" for _, s, a in SIX])
 def test_import_runs_the_same_events(tmp_path: Path, sub: str, script: str, args: list[str]) -> None:
-    ex = _tree(tmp_path) / sub
+    ex = copy_examples(tmp_path) / sub
     extra = ["--", *args] if args else []
     a = _cli("run", script, "--out", "a", *extra, cwd=ex)
     assert a.returncode == 0, a.stderr
@@ -91,7 +72,7 @@ def test_the_exported_script_is_the_original_for_ns2(tmp_path: Path, sub: str, s
     scenario to the same figures."""
     from hoplab.formats.ns2.trace_metrics import summarize
 
-    ex = _tree(tmp_path) / sub
+    ex = copy_examples(tmp_path) / sub
     plan = load_script(ex / script, args, cwd=ex)
     trace = plan.trace.file.path.name
     (ex / "orig.tcl").write_text(f"set argv [list {' '.join(args)}]\nsource {script}\n")
@@ -111,10 +92,7 @@ def test_the_exported_script_is_the_original_for_ns2(tmp_path: Path, sub: str, s
 @pytest.mark.parametrize("script,args", [("ex/simple-wireless.tcl", []), ("ex/wireless-pkt-demo.tcl", []),
                                          ("test/test-suite-wireless-lan-aodv.tcl", ["aodv"])])
 def test_export_reads_back_to_the_same_scenario(tmp_path: Path, script: str, args: list[str]) -> None:
-    for sub in ("ex", "test", "mobility"):
-        shutil.copytree(EXAMPLES / sub, tmp_path / sub)
-    for gz in (tmp_path / "mobility" / "scene").glob("*.gz"):
-        gz.with_suffix("").write_bytes(gzip.decompress(gz.read_bytes()))
+    copy_examples(tmp_path)
     path = tmp_path / script
     sc = load_script(path, args, cwd=path.parent).scenario
     (tmp_path / "x.tcl").write_text(export_script(sc, trace="x.tr"))

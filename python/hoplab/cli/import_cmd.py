@@ -25,25 +25,6 @@ __all__ = ["import_cmd", "scenario_toml"]
 _KEEP_WHOLE = ("name", "compat", "seed", "duration_s", "topology", "flows", "mobility", "trace", "routing.protocol")
 
 
-def _leaves(d: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    out = []
-    for k, v in d.items():
-        p = f"{prefix}.{k}" if prefix else k
-        if isinstance(v, dict):
-            out += _leaves(v, p)
-        else:
-            out.append((p, v))
-    return out
-
-
-def _get(d: Any, path: str) -> Any:
-    for k in path.split("."):
-        if not isinstance(d, dict) or k not in d:
-            return None
-        d = d[k]
-    return d
-
-
 def _drop(d: dict[str, Any], path: str) -> None:
     keys = path.split(".")
     chain = [d]
@@ -60,6 +41,7 @@ def pruned(plan: Any) -> dict[str, Any]:
     already resolves to the same value."""
     from .. import _core
     from ..formats.ns2.script.build import NS2_DEFAULT
+    from ..formats.ns2.script.export import get_path, leaves
 
     sc = json.loads(json.dumps(plan.scenario))
     bare = {k: sc[k] for k in ("name", "compat", "seed", "duration_s", "topology", "flows") if k in sc}
@@ -68,12 +50,12 @@ def pruned(plan: Any) -> dict[str, Any]:
         resolved = tomllib.loads(_core.resolved_scenario(json.dumps(bare), "json"))
     except _core.ScenarioError as e:
         raise HoplabError(f"{plan.script}: {e}") from None
-    for path, value in _leaves(sc):
+    for path, value in leaves(sc):
         if path.startswith(_KEEP_WHOLE):
             continue
         loc = plan.sources.get(path)
         from_default = loc is None or str(loc.file).startswith(NS2_DEFAULT)
-        if from_default and _get(resolved, path) == value:
+        if from_default and get_path(resolved, path) == value:
             _drop(sc, path)
     return sc
 

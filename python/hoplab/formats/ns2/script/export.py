@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from . import classvars
 
-__all__ = ["ExportError", "export_script", "resolved", "ns2_reading"]
+__all__ = ["ExportError", "export_script", "resolved", "ns2_reading", "with_movement_of", "leaves", "get_path"]
 
 SPEED_OF_LIGHT = 299_792_458.0  # as phy/propagation.rs
 
@@ -49,18 +49,20 @@ def resolved(sc: Mapping[str, Any]) -> dict[str, Any]:
     return tomllib.loads(_core.resolved_scenario(json.dumps(sc), "json"))
 
 
-def _leaves(d: Any, prefix: str = "") -> list[tuple[str, Any]]:
+def leaves(d: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Every (dotted path, value) of a nested dict, lists as values."""
     out = []
     for k, v in d.items():
         p = f"{prefix}.{k}" if prefix else k
         if isinstance(v, dict):
-            out += _leaves(v, p)
+            out += leaves(v, p)
         else:
             out.append((p, v))
     return out
 
 
-def _get(d: Any, path: str) -> Any:
+def get_path(d: Any, path: str) -> Any:
+    """The value at a dotted path, or None."""
     for k in path.split("."):
         if not isinstance(d, dict) or k not in d:
             return None
@@ -128,10 +130,10 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     bare = _bare(r, proto)
     _ranges_to_thresholds(bare)
     mapped = {cv.field for cv in classvars.CLASS_VARS if cv.field}
-    for path, value in _leaves(r):
+    for path, value in leaves(r):
         if path.startswith(_WRITTEN) or path in mapped or path.startswith(("emulation", "lred.")):
             continue
-        want = _get(bare, path)
+        want = get_path(bare, path)
         if value != want:
             raise ExportError(f"{path} = {json.dumps(value)}: ns-2.35 has no setting for it (its reading is "
                               f"{json.dumps(want)})")
@@ -218,7 +220,7 @@ def _class_defaults(r: Mapping[str, Any], w: Any) -> None:
             continue
         if cv.field.startswith("radio.shadowing") and r["radio"]["propagation"] != "shadowing":
             continue
-        value = _get(r, cv.field)
+        value = get_path(r, cv.field)
         if value is None:
             continue
         if cv.field == "tcp.delack_timeout_s":
