@@ -50,6 +50,7 @@ SPECIAL_LEVELS: dict[str, dict[float, str]] = {
     "flows[].off_s": {0: "always on"},                     # default "always on"
     "routing.dsr.error_hold_s": {0: "next request only"},  # "0: on the next request only"
     "routing.dsr.send_buffer_check_s": {0: "at once"},     # "0: packets leave at once"
+    "radio.shadowing_std_db": {0: "mean only"},            # "0: no draw, the mean alone"
     **{f: {0: "off"} for f in OFF_AT_ZERO},
 }
 
