@@ -3,7 +3,7 @@
 measured alike (docs/VALIDATION.md, "ns-2's own scripts").
 
     ./hoplab --help >/dev/null     # once: builds .venv and the extension
-    .venv/bin/python validation/ns2_scripts.py [--seeds 1-5] [--only aodv,dsdv,dsr,simple,csci694,pktdemo]
+    .venv/bin/python validation/ns2_scripts.py [--seeds 1-5] [--only aodv,dsdv,dsr,simple,csci694,pktdemo,shadowing]
         [--out validation/ns2_scripts.md]
 
 Needs Debian's `ns2` and `ns2-examples` (apt-get install ns2 ns2-examples). The
@@ -60,6 +60,7 @@ SCRIPTS = {
     "simple": ("ex", "simple-wireless.tcl", [], "simple.tr", None),
     "csci694": ("ex", "wireless-demo-csci694.tcl", [], "694demo.tr", None),
     "pktdemo": ("ex", "wireless-pkt-demo.tcl", [], "pktdemo.tr", None),
+    "shadowing": ("ex", "wireless-shadowing-test.tcl", [], "shadowing.tr", None),
 }
 
 
@@ -110,6 +111,8 @@ def figures(path: Path, writer: str) -> dict[str, Any]:
         "per_conn": {(c.src, c.dst): c.delivery_ratio for c in cbr},
         "tcp_kbps": {(c.src, c.dst): c.throughput_bps / 1e3 for c in tcp},
         "drops": {f"{lv} {r}": n for (lv, r), n in sorted(s.drops.items())},
+        "mac_sent": s.mac.frames_sent, "mac_received": s.mac.frames_received,
+        "mac_data": s.mac.sent_by_type.get("cbr", 0) + s.mac.sent_by_type.get("tcp", 0),
     }
     out["delivery"] = out["received"] / out["sent"] if out["sent"] else math.nan
     # the mean delay over every delivered packet
@@ -127,7 +130,7 @@ def rng(vals: list[float]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="1-5")
-    ap.add_argument("--only", default=",".join(SCRIPTS))
+    ap.add_argument("--only", default=",".join(SCRIPTS))  # e.g. aodv,dsdv,dsr,simple,csci694,pktdemo,shadowing
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
     lo, _, hi = a.seeds.partition("-")
@@ -174,6 +177,10 @@ def table(name: str, script: str, argv: list[str], seeds: list[int], sides: dict
     row("CBR packets received", "received", "{:.0f}")
     row("delivery ratio", "delivery")
     row("mean delay (ms)", "delay_ms")
+    if any(s["mac_sent"] for s in sides["ns2"]):  # the script traces the MAC
+        row("MAC frames sent", "mac_sent", "{:.0f}")
+        row("MAC frames received", "mac_received", "{:.0f}")
+        row("MAC DATA frames of CBR and TCP sent", "mac_data", "{:.0f}")
     row("routing packets, sent + forwarded" + (" (-routerTrace ON copy)" if ref is not None and not ref["routing"]
                                                 and any(s["routing"] for s in sides["ns2"]) else ""), "routing", "{:.0f}")
     keys = sorted({k for s in sides["ns2"] + sides["hoplab"] for k in s["drops"]})

@@ -62,6 +62,14 @@ def test_import_runs_the_same_events(tmp_path: Path, sub: str, script: str, args
     assert b.returncode == 0, b.stderr
     assert _info(ex / "a")["event_hash"] == _info(ex / "b")["event_hash"]
     assert _info(ex / "a")["events"] == _info(ex / "b")["events"] > 0
+    # The classic awk over the script's own trace counts the CBR packets hoplab's flows table received.
+    trace = load_script(ex / script, args, cwd=ex).trace
+    head, *rows = [ln.split(",") for ln in (ex / "a" / "flows.csv").read_text().splitlines()]
+    cbr = sum(int(r[head.index("packets_received")]) for r in rows if r[head.index("kind")] == "cbr")
+    if cbr:
+        awk = subprocess.run(["awk", '$1=="r" && $4=="AGT" && $7=="cbr" {n++} END {print n+0}',
+                              str(trace.file.path)], capture_output=True, text=True).stdout
+        assert int(awk) == cbr
 
 
 @needs_ns
