@@ -11,18 +11,14 @@ field remembers where its value came from (`ScriptPlan.sources`), which
 
 from __future__ import annotations
 
-import json
-import math
-import os
-import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from . import classvars
 from .errors import Location, ScriptError
 from .interp import OutFile, SafeTcl
-from .model import AgentObj, AppObj, Model, NodeObj, Value
+from .model import AgentObj, AppObj, Model, Value
 from .ns import ROUTING, SINKS, TCP_AGENTS, Ns2World
 
 __all__ = ["ScriptPlan", "load_script", "DEFAULT_TIME_LIMIT_S"]

@@ -216,15 +216,13 @@ def _class_defaults(r: Mapping[str, Any], w: Any) -> None:
     for cv in classvars.CLASS_VARS:
         if cv.field is None or cv.write is None or (cv.cls, cv.var) in done:
             continue
-        if classvars.scope_of(cv) == "flow" or cv.var in ("Gt_", "Gr_"):
-            continue
+        if classvars.scope_of(cv) == "flow" or cv.var in ("Gt_", "Gr_") or cv.field == "tcp.max_cwnd":
+            continue  # per flow (window_ is set on each agent), or folded into Pt_
         if cv.field.startswith("radio.shadowing") and r["radio"]["propagation"] != "shadowing":
             continue
         value = get_path(r, cv.field)
         if value is None:
             continue
-        if cv.field == "tcp.delack_timeout_s":
-            pass
         w(f"{cv.cls} set {cv.var} {cv.write(value)}")
         done.add((cv.cls, cv.var))
     w("Antenna/OmniAntenna set Gt_ 1.0")

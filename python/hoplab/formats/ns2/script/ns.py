@@ -289,7 +289,6 @@ class Ns2World:
     def _call(self, o: Obj, a: list[str]) -> str:
         if not a:
             raise self.fail(f"{o.cls} object called without a method")
-        kind = type(o).__name__
         if o.cls == "Simulator":
             return self._sim(o, a[0], a[1:])
         if isinstance(o, NodeObj):
