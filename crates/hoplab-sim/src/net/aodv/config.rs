@@ -199,6 +199,12 @@ pub struct AodvConfig {
     /// one asked for. Without it, a relay repairing a route (§6.12) hears
     /// replies no fresher than the route it lost, and refuses the longer ones.
     pub dest_increments_seqno: bool,
+    /// A route that expires has its destination sequence number incremented,
+    /// as a broken one has (ns-2 aodv.cc rt_purge: `rt->rt_seqno++`); RFC
+    /// 3561 §6.11 increments it on a break only. Without it, a node whose
+    /// route merely expired asks for the number every neighbour still has,
+    /// and each of them answers from its cache instead of passing the request on.
+    pub expiry_increments_seqno: bool,
 }
 
 impl Default for AodvConfig {
@@ -259,6 +265,7 @@ impl AodvConfig {
             lifetimes: Lifetimes::Rfc3561,
             rerr_broadcast: false,
             dest_increments_seqno: false,
+            expiry_increments_seqno: false,
         }
     }
 
@@ -291,6 +298,7 @@ impl AodvConfig {
             lifetimes: Lifetimes::Ns2,
             rerr_broadcast: true,
             dest_increments_seqno: true,
+            expiry_increments_seqno: true,
             ..AodvConfig::rfc3561()
         }
     }

@@ -921,6 +921,9 @@ impl Aodv {
             match r.state {
                 State::Valid => {
                     // §6.11: expired routes stay invalid for DELETE_PERIOD.
+                    if self.cfg.expiry_increments_seqno && r.valid_seqno {
+                        r.seqno = r.seqno.wrapping_add(1); // ns-2 aodv.cc rt_purge
+                    }
                     r.last_hops = r.hops;
                     r.state = State::Invalid;
                     r.lifetime = now + dp;

@@ -1086,3 +1086,22 @@ fn an_ns2_destination_answers_with_a_fresher_number_each_time() {
     assert_eq!(ns2.len(), 2);
     assert_eq!(ns2, vec![rfc[0].wrapping_add(1), rfc[0].wrapping_add(2)], "ns-2: each answer is past the number asked for");
 }
+
+#[test]
+fn an_ns2_route_that_expires_asks_for_a_fresher_number() {
+    // A route learned at t = 0 expires; the next request for it asks for a number past the
+    // one it had under ns-2's rt_purge (seqno++), the same one under RFC 3561.
+    let asked = |c: &AodvConfig| {
+        let mut a = node(0, c);
+        let mut out = vec![];
+        a.receive(t(0.0), 1, rrep_from(1, 2, 1, 0, t(0.0)), &mut out);
+        let before = a.table.get(2).map(|r| r.seqno).unwrap();
+        out.clear();
+        drive(&mut a, t(11.0), &mut out); // the 10 s lifetime is over, DELETE_PERIOD not
+        (before, a.table.get(2).map(|r| (r.state, r.seqno)))
+    };
+    let (b, after) = asked(&AodvConfig { active_route_timeout_s: 10.0, ..cfg() });
+    assert_eq!(after, Some((State::Invalid, b)), "RFC 3561: expiry keeps the number");
+    let (b, after) = asked(&cmu());
+    assert_eq!(after, Some((State::Invalid, b.wrapping_add(1))), "ns-2 rt_purge: seqno++");
+}
