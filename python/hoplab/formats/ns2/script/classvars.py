@@ -168,8 +168,8 @@ def FIX(cls: str, var: str, default: str, why: str) -> ClassVar:
 
 M, PHY, ANT, LL, TCP = "Mac/802_11", "Phy/WirelessPhy", "Antenna/OmniAntenna", "LL", "Agent/TCP"
 CBR, EXP = "Application/Traffic/CBR", "Application/Traffic/Exponential"
-_PORT = "a port number: hoplab numbers ports itself, and no wireless figure depends on them"
-_NAM = "a nam/flow label: it changes nothing simulated"
+PORT_WHY = _PORT = "a port number: hoplab numbers ports itself, and no wireless figure depends on them"
+NAM_WHY = _NAM = "a nam/flow label: it changes nothing simulated"
 
 CLASS_VARS: tuple[ClassVar, ...] = (
     # --- 802.11 MAC (mac/mac-802_11.cc MAC_MIB / PHY_MIB) ---

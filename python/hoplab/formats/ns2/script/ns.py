@@ -271,8 +271,11 @@ class Ns2World:
         return value
 
     def _check(self, cv: classvars.ClassVar, value: str) -> None:
-        """A value that is refused or malformed fails where it is set."""
+        """A value that is refused or malformed fails where it is set; one that
+        ns-2 itself never reads is said once, so no setting passes unseen."""
         what = f"{cv.cls} {cv.var}"
+        if cv.ignored and value.strip() != cv.default and cv.why not in (classvars.PORT_WHY, classvars.NAM_WHY):
+            self.m.notes.append(f"{self.where()}: {what} {value[:30]}: not used ({cv.why})")
         if cv.fixed:
             same = value.strip() == cv.default
             if not same:
