@@ -305,7 +305,6 @@ impl Node {
         }
     }
 
-    /// Handle one event. Returns false if it was a stale timer.
     /// ns-2 LL delay_: packets wait `delay` between routing and the
     /// interface queue, both ways. Call before the first `sync_timers`.
     pub fn with_link_delay(mut self, delay: Dur) -> Node {
@@ -319,6 +318,7 @@ impl Node {
         self
     }
 
+    /// Handle one event. Returns false if it was a stale timer.
     pub fn handle(&mut self, ev: Event, ctx: &mut Ctx) -> bool {
         match ev {
             Event::RxStart { tx, power, sensed, interferes } => self.rx_start(tx, power, sensed, interferes, ctx),

@@ -634,7 +634,7 @@ impl Dcf {
             // the exchange starts again with an RTS; no retry is counted.
             self.stats.data_withheld += 1;
             self.phase = Phase::Idle;
-            self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
+            self.inc_cw();
             self.backoff = Some(self.draw_backoff());
         }
     }
@@ -647,6 +647,12 @@ impl Dcf {
         }
         self.sifs_reply = Some(r);
         self.set_timer(MacTimer::Sifs, now + self.cfg.sifs);
+    }
+
+    /// CW <- 2 (CW + 1) - 1, at most aCWmax (IEEE 802.11-1999 §9.2.4; ns-2 Mac802_11::inc_cw).
+    #[inline]
+    fn inc_cw(&mut self) {
+        self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
     }
 
     // ----- ns-2's defer timer (`idle_defer`, bugFix_timer_ false) -----
@@ -670,7 +676,7 @@ impl Dcf {
         if !self.phy_busy && now >= self.nav_until {
             self.start_exchange();
         } else {
-            self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
+            self.inc_cw();
             self.backoff = Some(self.draw_backoff());
         }
     }
@@ -755,7 +761,7 @@ impl Dcf {
             // §7.1.3.1.4: the Retry bit marks a retransmitted DATA frame.
             cur.retry |= !waited_cts;
             self.stats.retransmissions += 1;
-            self.cw = (2 * (self.cw + 1) - 1).min(self.cfg.cw_max);
+            self.inc_cw();
         }
         self.backoff = Some(self.draw_backoff());
         // The deferral for the next attempt starts now, not when the medium

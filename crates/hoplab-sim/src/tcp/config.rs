@@ -97,13 +97,6 @@ pub struct TcpParams {
     /// clamps minrto_ after the backoff and doubles the backoff only below
     /// 64 (tcp.cc rtt_timeout, rtt_backoff).
     pub ns2_rfc2988: Option<bool>,
-    /// ns-2 `precisionReduce_` (default true). Accepted, no effect:
-    /// hoplab's reductions are whole segments (FlightSize / 2), see the
-    /// field table.
-    pub ns2_precision_reduce: Option<bool>,
-    /// ns-2 `updated_rttvar_` (default true). Accepted, no effect: no C++
-    /// code of ns-2.35 reads it (ns-default.tcl binds it only).
-    pub ns2_updated_rttvar: Option<bool>,
     /// ns-2 `singledup_` (RFC 3042 limited transmit) for tahoe and new_reno:
     /// a new segment beyond the window at each of the first two dupacks
     /// (default false).
@@ -165,8 +158,6 @@ impl TcpParams {
             syn: self.syn.or(base.syn),
             rto_estimator: self.rto_estimator.or(base.rto_estimator),
             ns2_rfc2988: self.ns2_rfc2988.or(base.ns2_rfc2988),
-            ns2_precision_reduce: self.ns2_precision_reduce.or(base.ns2_precision_reduce),
-            ns2_updated_rttvar: self.ns2_updated_rttvar.or(base.ns2_updated_rttvar),
             limited_transmit: self.limited_transmit.or(base.limited_transmit),
             header_bytes: self.header_bytes.or(base.header_bytes),
             delay_growth: self.delay_growth.or(base.delay_growth),

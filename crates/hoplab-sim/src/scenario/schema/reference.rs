@@ -50,8 +50,6 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
         syn: Some(c.syn),
         rto_estimator: Some(c.rto_estimator),
         ns2_rfc2988: Some(c.ns2_rfc2988),
-        ns2_precision_reduce: Some(p.ns2_precision_reduce.unwrap_or(true)),
-        ns2_updated_rttvar: Some(p.ns2_updated_rttvar.unwrap_or(true)),
         limited_transmit: Some(c.limited_transmit),
         header_bytes: Some(c.header_bytes),
         delay_growth: Some(c.delay_growth),

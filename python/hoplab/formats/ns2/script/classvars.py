@@ -233,8 +233,9 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     F(TCP, "maxrto_", "60", "tcp.max_rto_s", _s_plain, _w_s, "tcp.cc rtt_timeout"),
     F(TCP, "rtxcur_init_", "3.0", "tcp.initial_rto_s", _s_plain, _w_s, "tcp.cc reset: t_rtxcur_"),
     F(TCP, "rfc2988_", "true", "tcp.ns2_rfc2988", _bool, _w_bool, "tcp.cc rtt_timeout, rtt_update"),
-    F(TCP, "precisionReduce_", "true", "tcp.ns2_precision_reduce", _bool, _w_bool, "tcp.cc rtt_update"),
-    F(TCP, "updated_rttvar_", "true", "tcp.ns2_updated_rttvar", _bool, _w_bool, "tcp.cc rtt_update"),
+    IGN(TCP, "precisionReduce_", "true", "tcp.cc slowdown: it keeps a fraction of cwnd after a halving, and "
+        "hoplab halves the flight into whole segments"),
+    IGN(TCP, "updated_rttvar_", "true", "ns-default.tcl binds it, and no C++ of ns-2.35 reads it"),
     F(TCP, "singledup_", "1", "tcp.limited_transmit", _bool, _w_bool, "tcp.cc dupack handling (singledup_)"),
     F(TCP, "useHeaders_", "true", "tcp.header_bytes", _header_bytes, _w_headers, "tcp.cc headersize()"),
     F(TCP, "delay_growth_", "true", "tcp.delay_growth", _bool, _w_bool, "tcp.cc set_initial_window"),
