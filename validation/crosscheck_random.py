@@ -54,7 +54,9 @@ def draw(r: random.Random, k: int) -> dict:
                           "rate_kbps": r.choice([16.0, 64.0, 128.0]), "packet_size_bytes": 512})
     return {"name": f"random-{k}", "duration_s": float(r.choice([60, 90, 120])), "topology": topo,
             "routing": {"protocol": proto},
-            "mac": {"rts_threshold_bytes": r.choice([0, 300, 3000])},
+            # 2 Mbit/s as drawn when this table was made; the ns2 profile's own
+            # rate is ns-2's dataRate_ default, 1 Mbit/s.
+            "mac": {"rts_threshold_bytes": r.choice([0, 300, 3000]), "data_rate_mbps": 2.0},
             "tcp": {"variant": r.choice(["tahoe", "reno", "new_reno", "sack"]), "mss_bytes": r.choice([512, 1000, 1460]),
                     "delayed_ack": r.random() < 0.5},
             "flows": flows}

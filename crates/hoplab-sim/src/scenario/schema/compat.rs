@@ -7,7 +7,9 @@
 //! fills in nothing, so default runs are untouched.
 //!
 //! Each entry: profile, dotted path, value (TOML), the condition under which
-//! it applies (a sibling-or-ancestor field equal to a string), and its source.
+//! it applies (another field equal to a TOML literal), and its source. The
+//! first entry that applies to a path fills it, so a conditional entry sits
+//! before the unconditional one it overrides.
 
 use super::rename::Tree;
 pub use crate::scenario::model::Compat;
@@ -26,7 +28,8 @@ pub struct Entry {
     pub path: &'static str,
     /// The value as a TOML literal.
     pub value: &'static str,
-    /// Applies only when this field (a dotted path) has this string value.
+    /// Applies only when this field (a dotted path) holds this value (a
+    /// TOML literal: `"aodv"`, `true`).
     pub when: Option<(&'static str, &'static str)>,
     pub source: &'static str,
 }
@@ -52,9 +55,10 @@ pub const PROFILE: &[Entry] = &[
     ns2("radio.lock_while_transmitting", "true", "mac/mac-802_11.cc Mac802_11::recv: a frame starting during tx_active_ is marked in error but held"),
     // --- link ---
     ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address"),
+    ns2("mac.data_rate_mbps", "1.0", "ns-default.tcl: Mac/802_11 set dataRate_ 1Mb (a script that sets no rate sends data at 1 Mbit/s)"),
     // --- routing ---
-    ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "aodv"), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
-    ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "dsr"), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
+    ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"aodv\""), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
+    ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"dsr\""), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---
     ns2("tcp.mss_bytes", "1000", "ns-default.tcl: Agent/TCP set packetSize_ 1000 (payload; +40 B TCP/IP, tcp.cc)"),
     // tcp.cc set_initial_window: with syn_ and delay_growth_ (both true) a
@@ -62,6 +66,9 @@ pub const PROFILE: &[Entry] = &[
     ns2("tcp.syn", "true", "ns-default.tcl: Agent/TCP set syn_ true; tcp.cc output (a tcpip_base_hdr_size_ SYN as seqno 0)"),
     ns2("tcp.initial_cwnd", "2", "ns-default.tcl: Agent/TCP set windowInit_ 2 (after the SYN, tcp.cc recv)"),
     ns2("tcp.initial_rto_s", "3.0", "ns-default.tcl: Agent/TCP set rtxcur_init_ 3.0"),
+    // A scenario that asks for delayed ACKs gets ns-2's DelAck sink, the
+    // one ns-2 scripts attach for them; the profile never contradicts it.
+    ns2_if("tcp.receiver", "\"ns2\"", ("tcp.delayed_ack", "true"), "tcp-sink.cc DelAckSink (Agent/TCPSink/DelAck, interval_ 100ms)"),
     ns2("tcp.receiver", "\"every\"", "ns-default.tcl / tcp-sink.cc: Agent/TCPSink ACKs every segment"),
     ns2("tcp.rto_estimator", "\"ns2\"", "tcp.cc rtt_update/rtt_timeout/rtt_backoff, timestamps_ false: one timed segment per RTT; dupack_action reset_rtx_timer"),
     ns2("tcp.tick_s", "0.01", "ns-default.tcl: Agent/TCP set tcpTick_ 0.01"),
@@ -75,18 +82,34 @@ pub fn apply<T: Tree>(root: &mut T) -> Compat {
         _ => return Compat::Standard, // an unknown name fails in parsing
     };
     for e in compat.entries() {
-        if let Some((path, want)) = e.when {
-            if root.get_path_str(path).as_deref() != Some(want) {
-                continue;
+        if e.when.is_none_or(|(path, want)| root.get_path_literal(path).as_deref() == Some(want)) {
+            root.fill(e.path, literal(e.value));
+        }
+    }
+    // A flow's own `tcp` table that sets a field an entry is conditioned on
+    // (delayed_ack) gets that entry's value there too, so the flow's sink is
+    // the one its own field asks for.
+    if let Some(flows) = root.child("flows") {
+        for flow in flows.items() {
+            let Some(tcp) = flow.child("tcp") else { continue };
+            let own = |c: &Entry| c.when.and_then(|(p, _)| p.strip_prefix("tcp.")).is_some_and(|f| tcp.has(f));
+            let paths: Vec<&str> = compat.entries().filter(|c| own(c)).map(|c| c.path).collect();
+            for e in compat.entries().filter(|e| paths.contains(&e.path)) {
+                let applies = e.when.is_none_or(|(p, want)| p.strip_prefix("tcp.").is_some_and(|f| tcp.get_literal(f).as_deref() == Some(want)));
+                if let (true, Some(path)) = (applies, e.path.strip_prefix("tcp.")) {
+                    tcp.fill(path, literal(e.value));
+                }
             }
         }
-        let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {}", e.value))
-            .expect("a profile value is a TOML literal")
-            .remove("v")
-            .expect("parsed");
-        root.fill(e.path, value);
     }
     compat
+}
+
+fn literal(text: &str) -> toml::Value {
+    toml::from_str::<toml::Table>(&format!("v = {text}"))
+        .expect("a profile value is a TOML literal")
+        .remove("v")
+        .expect("parsed")
 }
 
 #[cfg(test)]
@@ -115,6 +138,25 @@ mod tests {
         let before = plain.clone();
         assert_eq!(apply(&mut plain), Compat::Standard);
         assert_eq!(plain, before, "the standard profile fills in nothing");
+    }
+
+    #[test]
+    fn the_sink_follows_the_scenarios_delayed_ack() {
+        let mut t: toml::Value = toml::from_str("compat = \"ns2\"\n[tcp]\ndelayed_ack = true\n").unwrap();
+        apply(&mut t);
+        assert_eq!(t["tcp"]["receiver"].as_str(), Some("ns2"), "delayed ACKs asked for: ns-2's DelAck sink");
+        let mut t: toml::Value = toml::from_str("compat = \"ns2\"\n[tcp]\ndelayed_ack = false\n").unwrap();
+        apply(&mut t);
+        assert_eq!(t["tcp"]["receiver"].as_str(), Some("every"));
+        let mut t: toml::Value = toml::from_str("compat = \"ns2\"\n").unwrap();
+        apply(&mut t);
+        assert_eq!(t["tcp"]["receiver"].as_str(), Some("every"), "unset: ns-2's default TCPSink");
+        assert_eq!(t["mac"]["data_rate_mbps"].as_float(), Some(1.0), "ns-2's dataRate_ 1Mb");
+        let src = "compat = \"ns2\"\n[[flows]]\nsrc = 0\n[flows.tcp]\ndelayed_ack = true\n[[flows]]\nsrc = 1\n";
+        let mut t: toml::Value = toml::from_str(src).unwrap();
+        apply(&mut t);
+        assert_eq!(t["flows"][0]["tcp"]["receiver"].as_str(), Some("ns2"), "a flow's own delayed_ack picks its sink");
+        assert!(t["flows"][1].get("tcp").is_none(), "a flow without its own tcp table inherits");
     }
 
     #[test]

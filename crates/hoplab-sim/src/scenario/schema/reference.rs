@@ -149,7 +149,7 @@ pub fn entries_json() -> String {
         .iter()
         .map(|e| {
             serde_json::json!({ "profile": e.profile.name(), "path": e.path, "value": e.value,
-                                "when": e.when.map(|(p, v)| format!("{p} = \"{v}\"")), "source": e.source })
+                                "when": e.when.map(|(p, v)| format!("{p} = {v}")), "source": e.source })
         })
         .collect();
     serde_json::json!({ "fields": entries(), "presets": presets, "profiles": profiles }).to_string()

@@ -41,14 +41,16 @@ pub trait Tree: Sized {
     fn rename(&mut self, old: &str, new: &str);
     /// The string at `key`, if it is one.
     fn get_str(&self, key: &str) -> Option<String>;
+    /// The scalar at `key` as a TOML literal (`"aodv"`, `true`, `2`).
+    fn get_literal(&self, key: &str) -> Option<String>;
     /// Set `key` to `value` unless present (a table only).
     fn insert_absent(&mut self, key: &str, value: toml::Value);
 
-    /// The string at a dotted path of tables.
-    fn get_path_str(&mut self, path: &str) -> Option<String> {
+    /// The scalar at a dotted path of tables, as a TOML literal.
+    fn get_path_literal(&mut self, path: &str) -> Option<String> {
         match path.split_once('.') {
-            None => self.get_str(path),
-            Some((head, rest)) => self.child(head)?.get_path_str(rest),
+            None => self.get_literal(path),
+            Some((head, rest)) => self.child(head)?.get_path_literal(rest),
         }
     }
     /// Set a dotted path of tables to `value` unless present, creating the
@@ -86,6 +88,10 @@ impl Tree for toml::Value {
     fn get_str(&self, key: &str) -> Option<String> {
         self.as_table()?.get(key)?.as_str().map(str::to_string)
     }
+    fn get_literal(&self, key: &str) -> Option<String> {
+        let v = self.as_table()?.get(key)?;
+        (!v.is_table() && !v.is_array()).then(|| v.to_string())
+    }
     fn insert_absent(&mut self, key: &str, value: toml::Value) {
         if let Some(t) = self.as_table_mut() {
             t.entry(key).or_insert(value);
@@ -112,6 +118,10 @@ impl Tree for serde_json::Value {
     }
     fn get_str(&self, key: &str) -> Option<String> {
         self.as_object()?.get(key)?.as_str().map(str::to_string)
+    }
+    fn get_literal(&self, key: &str) -> Option<String> {
+        let v = self.as_object()?.get(key)?;
+        (!v.is_object() && !v.is_array()).then(|| v.to_string())
     }
     fn insert_absent(&mut self, key: &str, value: toml::Value) {
         if let Some(t) = self.as_object_mut() {
