@@ -332,3 +332,58 @@ def test_hoplab_trace_against_flows_table(tmp_path):
             assert c.delay_mean * 1000 == pytest.approx(float(row["delay_mean_ms"]), rel=1e-9)
     assert sums["old"].routing["AODV"].sent > 0 and sums["old"].mac.present
     assert not math.isnan(sums["old"].totals.delay_mean)
+
+
+# The classic awk of ns-2 users, as they run it on ns-2's own trace: packets
+# and bytes received at the agent, and the mean delay from the uid's send.
+CLASSIC_AWK = r"""
+$4 == "AGT" && $1 == "s" && $7 == "tcp" { if (!($6 in sent)) sent[$6] = $2 }
+$4 == "AGT" && $1 == "r" && $7 == "tcp" {
+    n++; bytes += $8; sizes[$8] = 1
+    if ($6 in sent) { d += $2 - sent[$6]; nd++ }
+}
+END { printf "%d %d %.9f", n, bytes, nd ? d / nd : 0; for (s in sizes) printf " %s", s; print "" }
+"""
+
+
+@pytest.mark.parametrize("protocol", ["dsr", "aodv"])
+def test_classic_awk_reads_the_flows_table_under_the_ns2_reading(tmp_path, protocol):
+    # ns-2's agent-level size is the agent's packet: 1000 B + 40 B of TCP/IP
+    # headers, whatever header the routing agent adds below it.
+    scen = tmp_path / "s.toml"
+    scen.write_text(f"""compat = "ns2"
+duration_s = 30.0
+[topology]
+kind = "chain"
+nodes = 5
+spacing_m = 200.0
+[mac]
+data_rate_mbps = 2.0
+[routing]
+protocol = "{protocol}"
+[[flows]]
+kind = "ftp"
+src = 0
+dst = 4
+start_s = 1.0
+[trace]
+formats = ["ns2"]
+ns2_format = "old"
+""")
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "hoplab", "run", str(scen), "--seed", "2", "--out", str(out)],
+                   check=True, capture_output=True, text=True, timeout=300)
+    awk = subprocess.run(["awk", CLASSIC_AWK, str(out / "trace.tr")], check=True, capture_output=True, text=True)
+    n, total, _delay, *sizes = awk.stdout.split()
+    with open(out / "flows.csv", newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert sorted(int(s) for s in sizes) == [40, 1040]
+    # Every reception the awk sums is 40 B of headers and the payload: its
+    # throughput, headers taken off, is the flows table's (which counts
+    # in-order delivery: a few segments past a hole at the end differ).
+    span = float(row["end_s"]) - float(row["start_s"])
+    payload_kbps = (int(total) - 40 * int(n)) * 8 / span / 1000
+    unique = summarize(out / "trace.tr").connection(0, 4, "tcp")
+    assert int(n) == unique.receptions and int(row["packets_received"]) <= unique.packets_received
+    assert payload_kbps >= float(row["throughput_kbps"])
+    assert unique.payload_bytes_received * 8 / span / 1000 == pytest.approx(float(row["throughput_kbps"]), rel=0.01)

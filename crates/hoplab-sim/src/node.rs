@@ -39,12 +39,12 @@ pub struct Ctx<'a> {
 /// A frame event for the tap.
 fn frame_event<'f>(now: SimTime, node: NodeId, pos: (f64, f64), layer: Layer, what: What, f: &'f Frame, airtime: Option<Dur>) -> TraceEvent<'f> {
     let ptype = f.packet.as_ref().map_or(PacketType::Mac, Packet::ptype);
-    TraceEvent { time: now, node, layer, what, frame: Some(f), packet: f.packet.as_ref(), ptype, reason: None, airtime, power_w: None, pos }
+    TraceEvent { time: now, node, layer, what, frame: Some(f), packet: f.packet.as_ref(), ptype, reason: None, airtime, power_w: None, next_hop: None, pos }
 }
 
 /// A packet event for the tap (AGT, RTR).
 fn packet_event(now: SimTime, node: NodeId, pos: (f64, f64), layer: Layer, what: What, p: &Packet) -> TraceEvent<'_> {
-    TraceEvent { time: now, node, layer, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, power_w: None, pos }
+    TraceEvent { time: now, node, layer, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, power_w: None, next_hop: None, pos }
 }
 
 /// The tap's layer of a drop: ns-2 logs interface-queue drops at the IFQ
@@ -233,7 +233,7 @@ impl Node {
         if let Some(tap) = ctx.tap.as_deref_mut() {
             let pos = ctx.channel.position(self.id);
             let layer = drop_layer(reason);
-            tap.report(&TraceEvent { time: ctx.now, node: self.id, layer, what: What::Drop, frame: None, packet: p, ptype, reason: Some(reason), airtime: None, power_w: None, pos });
+            tap.report(&TraceEvent { time: ctx.now, node: self.id, layer, what: What::Drop, frame: None, packet: p, ptype, reason: Some(reason), airtime: None, power_w: None, next_hop: None, pos });
         }
     }
 
@@ -287,6 +287,15 @@ impl Node {
     fn trace_packet_cold(&self, ctx: &mut Ctx, layer: Layer, what: What, p: &Packet) {
         if let Some(tap) = ctx.tap.as_deref_mut() {
             tap.report(&packet_event(ctx.now, self.id, ctx.channel.position(self.id), layer, what, p));
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_routed(&self, ctx: &mut Ctx, what: What, p: &Packet, next_hop: NodeId) {
+        if let Some(tap) = ctx.tap.as_deref_mut() {
+            let ev = packet_event(ctx.now, self.id, ctx.channel.position(self.id), Layer::Rtr, what, p);
+            tap.report(&TraceEvent { next_hop: Some(next_hop), ..ev });
         }
     }
 
@@ -717,7 +726,9 @@ impl Node {
                     // ns-2 cmu-trace.cc: "s RTR" for what this node
                     // originates, "f RTR" for what it relays.
                     let what = if packet.src == self.id { What::Send } else { What::Forward };
-                    self.trace_packet(ctx, Layer::Rtr, what, &packet);
+                    if ctx.tap.is_some() {
+                        self.trace_routed(ctx, what, &packet, next_hop);
+                    }
                     // Measurement is done above, once, as routing hands the
                     // packet down; ARP may hold it and release it later.
                     match self.arp.as_mut() {

@@ -208,7 +208,11 @@ impl World {
     pub fn stream_trace(&mut self, dir: &std::path::Path) -> Result<(), TraceError> {
         let sc = &self.scenario;
         let pcap = crate::trace::pcap::PcapOptions::new(&sc.mac, &sc.flows, &sc.tcp);
-        let files = crate::trace::open::sinks(&sc.trace, dir, &pcap, self.nodes.len() as u32)?;
+        let numbering = crate::trace::ns2::Ns2Numbering {
+            ns2: sc.compat.name() == "ns2",
+            aodv: sc.routing.protocol.name() == "aodv",
+        };
+        let files = crate::trace::open::sinks(&sc.trace, dir, &pcap, numbering, self.nodes.len() as u32)?;
         if files.is_empty() {
             return Ok(());
         }

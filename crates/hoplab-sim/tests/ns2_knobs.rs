@@ -125,7 +125,8 @@ fn a_fifo_interface_queue_holds_routing_packets_behind_data() {
 
 #[test]
 fn agent_tcp_flags_reach_the_run() {
-    let ftp = |tcp: &str| chain(3, 20.0, &format!("compat = \"ns2\"\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n[flows.tcp]\n{tcp}"));
+    // 2 Mbit/s as these were measured (the profile's own rate is ns-2's 1Mb).
+    let ftp = |tcp: &str| chain(3, 20.0, &format!("compat = \"ns2\"\n[mac]\ndata_rate_mbps = 2.0\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n[flows.tcp]\n{tcp}"));
     // compat must come first: put it at the top.
     let ftp = |tcp: &str| format!("compat = \"ns2\"\n{}", ftp(tcp).replace("compat = \"ns2\"\n", ""));
     let base = run_toml(&ftp(""), 1);
@@ -143,7 +144,7 @@ fn agent_tcp_flags_reach_the_run() {
     // floor needs timeouts: two crossing flows over a 7-node chain.
     let lossy = |tcp: &str| {
         format!(
-            "compat = \"ns2\"\nduration_s = 60.0\n[topology]\nkind = \"chain\"\nnodes = 7\nspacing_m = 200.0\n[tcp]\n{tcp}\
+            "compat = \"ns2\"\nduration_s = 60.0\n[mac]\ndata_rate_mbps = 2.0\n[topology]\nkind = \"chain\"\nnodes = 7\nspacing_m = 200.0\n[tcp]\n{tcp}\
              [[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 6\n[[flows]]\nkind = \"ftp\"\nsrc = 6\ndst = 1\n"
         )
     };

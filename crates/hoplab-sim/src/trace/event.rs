@@ -88,6 +88,8 @@ pub struct TraceEvent<'a> {
     /// The frame's power (W) at this node, for the end of a reception (MAC
     /// `Recv`, PHY `Collision` and `Weak`).
     pub power_w: Option<f64>,
+    /// The next hop routing chose (RTR `Send` and `Forward`).
+    pub next_hop: Option<NodeId>,
     /// The node's position (m) at `time`.
     pub pos: (f64, f64),
 }

@@ -86,7 +86,7 @@ mod tests {
     use crate::net::DropReason;
 
     fn ev(node: NodeId, t: f64, layer: Layer, what: What, ptype: PacketType) -> TraceEvent<'static> {
-        TraceEvent { time: SimTime::from_secs_f64(t), node, layer, what, frame: None, packet: None, ptype, reason: None, airtime: None, power_w: None, pos: (0.0, 0.0) }
+        TraceEvent { time: SimTime::from_secs_f64(t), node, layer, what, frame: None, packet: None, ptype, reason: None, airtime: None, power_w: None, next_hop: None, pos: (0.0, 0.0) }
     }
 
     fn config(f: impl FnOnce(&mut TraceConfig)) -> Filter {

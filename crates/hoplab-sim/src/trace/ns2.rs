@@ -36,6 +36,18 @@
 //!   the IP size, because ns-2 strips the MAC header first (mac-802_11.cc
 //!   `recvDATA()`, `RetransmitDATA()`: `ch->size() -= getHdrLen11()`).
 //!
+//! - AGT lines: the agent's packet, without a routing header DSR adds
+//!   below it (ns-2: 1040 for a 1000-byte segment, at both ends).
+//!
+//! Under `compat = "ns2"` (`Ns2Numbering`) the numbers ns-2 puts on the wire
+//! differently are printed its way: the IP TTL from 32 (30 once AODV has
+//! routed the packet), AODV hop counts from 1, and a RREP relayed as one
+//! packet (`f RTR`, see net/aodv). What still differs: AODV messages keep
+//! RFC 3561's sizes (RREQ 52 B, ns-2 48; RREP 48, ns-2 44), their sequence
+//! numbers step by 1 (ns-2 by 2), uids are hoplab's, the source's own
+//! `r RTR` line (the agent handing a packet down) is not written, and a
+//! failed RTS exchange is one `D MAC RET` line (ns-2 writes the RTS's too).
+//!
 //! Fields hoplab has no value for are printed as ns-2 prints an unset one:
 //! the MAC header `[0 0 0 0]` on AGT/RTR lines (ns-2 shows the last hop's
 //! stale header there), next hop 0 (`-Hd -2`) where the routing decision is
@@ -58,16 +70,41 @@ pub enum Ns2Format {
     New,
 }
 
+/// Numbers that ns-2.35 puts on the wire differently from the standards,
+/// printed its way when the run reads the scenario as ns-2 (`compat =
+/// "ns2"`), so that awk scripts keyed on them read the same values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ns2Numbering {
+    /// IP TTL from ns-2's 32 (ip.h `IP_DEF_TTL`) rather than 64, and AODV
+    /// hop counts from 1 (aodv.cc sendRequest, sendReply, sendHello set
+    /// `hop_count = 1`; RFC 3561 §6.3 starts at 0).
+    pub ns2: bool,
+    /// The routing agent is AODV: ns-2 aodv.cc `recv` sets a packet it
+    /// originates to TTL `NETWORK_DIAMETER` (30) once the agent hands it down.
+    pub aodv: bool,
+}
+
+/// ns-2's default IP TTL (ip.h `IP_DEF_TTL`).
+const NS2_IP_TTL: i64 = 32;
+/// ns-2 aodv.h `NETWORK_DIAMETER`: the TTL AODV gives what it originates.
+const NS2_AODV_TTL: i64 = 30;
+
 /// Streams ns-2 trace lines to `out`, one per kept event.
 pub struct Ns2Sink<W: Write> {
     out: W,
     format: Ns2Format,
+    numbering: Ns2Numbering,
     line: String,
 }
 
 impl<W: Write> Ns2Sink<W> {
     pub fn new(out: W, format: Ns2Format) -> Ns2Sink<W> {
-        Ns2Sink { out, format, line: String::with_capacity(256) }
+        Ns2Sink { out, format, numbering: Ns2Numbering::default(), line: String::with_capacity(256) }
+    }
+
+    pub fn numbered(mut self, numbering: Ns2Numbering) -> Ns2Sink<W> {
+        self.numbering = numbering;
+        self
     }
 
     #[cfg(test)]
@@ -78,7 +115,7 @@ impl<W: Write> Ns2Sink<W> {
 
 impl<W: Write> TraceSink for Ns2Sink<W> {
     fn event(&mut self, ev: &TraceEvent<'_>) -> io::Result<()> {
-        let Some(rec) = Rec::of(ev) else { return Ok(()) };
+        let Some(rec) = Rec::of(ev, self.numbering) else { return Ok(()) };
         self.line.clear();
         match self.format {
             Ns2Format::Old => rec.write_old(&mut self.line),
@@ -137,6 +174,10 @@ struct Rec<'a> {
     /// A drop that kept only the packet's type (no packet): the new format
     /// still names it (`-It`), so that tag-reading scripts can count it.
     type_only: bool,
+    /// The IP TTL column.
+    ttl: i64,
+    /// Added to an AODV message's hop count (ns-2 counts from 1).
+    aodv_hop_base: u8,
 }
 
 /// The reason as ns-2's trace prints it (trace/cmu-trace.h), where that
@@ -152,7 +193,7 @@ fn ns2_code(r: DropReason) -> &'static str {
 }
 
 impl<'a> Rec<'a> {
-    fn of(ev: &TraceEvent<'a>) -> Option<Rec<'a>> {
+    fn of(ev: &TraceEvent<'a>, numbering: Ns2Numbering) -> Option<Rec<'a>> {
         let frame = ev.frame;
         let addressed = |f: &Frame| f.dst == ev.node || f.dst == BROADCAST;
         let (op, level, why) = match (ev.layer, ev.what) {
@@ -166,6 +207,10 @@ impl<'a> Rec<'a> {
             (Layer::Mac, What::Recv) if frame.is_some_and(addressed) => ('r', "MAC", "---"),
             // mac-802_11.cc collision()/discard(): logged when to this node.
             (_, What::Collision) if frame.is_some_and(addressed) => ('D', "MAC", DropReason::Col.code()),
+            // A CTS withheld on a busy medium: mac-802_11.cc check_pktCTRL
+            // discards it with DROP_MAC_BUSY, but discard() logs a CTS only
+            // when it is addressed to this node, and ours never is.
+            (_, What::Drop) if ev.reason == Some(DropReason::Bsy) => return None,
             (_, What::Drop) => {
                 let r = ev.reason.unwrap_or(DropReason::End);
                 let level = if r == DropReason::Col { "MAC" } else { r.layer() };
@@ -180,6 +225,10 @@ impl<'a> Rec<'a> {
         let whole_frame = matches!(ev.what, What::Collision) || (ev.layer == Layer::Mac && ev.what == What::Send);
         let size = match (on_air_size, packet) {
             (Some(s), _) if whole_frame => s,
+            // The agent's packet, without the routing agent's header: ns-2
+            // dsragent.cc adds the source route below AGT and strips it
+            // before the packet goes up.
+            (_, Some(p)) if ev.layer == Layer::Agt => p.size() - p.extra_header,
             (_, Some(p)) => p.size(),
             (Some(s), None) => s,
             (None, None) => 0,
@@ -198,10 +247,23 @@ impl<'a> Rec<'a> {
             if arrived && p.src != ev.node { fwd + 1 } else { fwd }
         });
         let next_hop = match (frame, packet) {
+            // The routing decision (ns-2 `ch->next_hop_`, set before "s/f RTR").
+            _ if ev.next_hop.is_some() => ev.next_hop.map_or(-2, ip),
             (Some(f), Some(p)) if f.kind == FrameKind::Data && f.dst != BROADCAST && !matches!(p.body, Body::Arp(_)) => f.dst as i64,
             (None, Some(p)) if ev.what == What::Recv && p.src != ev.node => ev.node as i64,
             _ => -2,
         };
+        let ttl = packet.map_or(0, |p| {
+            let hops = i64::from(DEFAULT_TTL) - i64::from(p.ttl);
+            match (numbering.ns2, &p.body) {
+                (false, _) | (true, Body::Routing(_) | Body::Arp(_)) => i64::from(p.ttl),
+                // The source's agent hands it down at ns-2's default; AODV
+                // resets it as it routes it.
+                (true, _) if ev.layer == Layer::Agt && ev.what == What::Send => NS2_IP_TTL - hops,
+                (true, _) if numbering.aodv => NS2_AODV_TTL - hops,
+                (true, _) => NS2_IP_TTL - hops,
+            }
+        });
         Some(Rec {
             op,
             time: ev.time,
@@ -217,6 +279,8 @@ impl<'a> Rec<'a> {
             packet: if frame.is_some_and(|f| f.kind != FrameKind::Data) { None } else { packet },
             forwards,
             type_only: packet.is_none() && frame.is_none() && ev.ptype != PacketType::Mac,
+            ttl,
+            aodv_hop_base: u8::from(numbering.ns2),
         })
     }
 
@@ -235,7 +299,7 @@ impl<'a> Rec<'a> {
         }
         let (sport, dport) = ports(p);
         let nh = if self.next_hop < 0 { 0 } else { self.next_hop };
-        let _ = write!(s, "------- [{}:{} {}:{} {} {}] ", ip(p.src), sport, ip(p.dst), dport, p.ttl, nh);
+        let _ = write!(s, "------- [{}:{} {}:{} {} {}] ", ip(p.src), sport, ip(p.dst), dport, self.ttl, nh);
         match &p.body {
             Body::Tcp(t) => {
                 let _ = write!(s, "[{} {}] {} 0", tcp_seqno(t), 0, self.forwards);
@@ -243,7 +307,7 @@ impl<'a> Rec<'a> {
             Body::Udp(d) => {
                 let _ = write!(s, "[{}] {} 0", d.seqno, self.forwards);
             }
-            Body::Routing(RoutingMsg::Aodv(m)) => aodv_old(s, m),
+            Body::Routing(RoutingMsg::Aodv(m)) => aodv_old(s, m, self.aodv_hop_base),
             Body::Routing(RoutingMsg::Dsr(m)) => {
                 let d = dsr_fields(m);
                 let _ = write!(
@@ -295,7 +359,7 @@ impl<'a> Rec<'a> {
             return;
         }
         let (sport, dport) = ports(p);
-        let _ = write!(s, "-Is {}.{} -Id {}.{} -It {} -Il {} -If {} -Ii {} -Iv {} ", ip(p.src), sport, ip(p.dst), dport, self.name, self.size, p.flow().unwrap_or(0), p.uid, p.ttl);
+        let _ = write!(s, "-Is {}.{} -Id {}.{} -It {} -Il {} -If {} -Ii {} -Iv {} ", ip(p.src), sport, ip(p.dst), dport, self.name, self.size, p.flow().unwrap_or(0), p.uid, self.ttl);
         match &p.body {
             Body::Tcp(t) => {
                 let _ = write!(s, "-Pn tcp -Ps {} -Pa {} -Pf {} -Po 0 ", tcp_seqno(t), 0, self.forwards);
@@ -303,7 +367,7 @@ impl<'a> Rec<'a> {
             Body::Udp(d) => {
                 let _ = write!(s, "-Pn cbr -Pi {} -Pf {} -Po 0 ", d.seqno, self.forwards);
             }
-            Body::Routing(RoutingMsg::Aodv(m)) => aodv_new(s, m),
+            Body::Routing(RoutingMsg::Aodv(m)) => aodv_new(s, m, self.aodv_hop_base),
             Body::Routing(RoutingMsg::Dsr(m)) => {
                 let d = dsr_fields(m);
                 let _ = write!(
@@ -450,10 +514,10 @@ fn aodv_type(m: &AodvMsg) -> u32 {
 /// The reply-shaped fields format_aodv prints for RREP, HELLO and RERR:
 /// (hop count, dst, dst seqno, lifetime s, label). ns-2 reads a RERR through
 /// the reply struct; hoplab prints its first unreachable destination there.
-fn aodv_reply(m: &AodvMsg) -> (u8, i64, u32, f64, &'static str) {
+fn aodv_reply(m: &AodvMsg, base: u8) -> (u8, i64, u32, f64, &'static str) {
     match m {
-        AodvMsg::Rrep(r) => (r.hop_count, ip(r.dst), r.dst_seqno, r.lifetime_ms as f64 / 1000.0, "REPLY"),
-        AodvMsg::Hello(r) => (r.hop_count, ip(r.dst), r.dst_seqno, r.lifetime_ms as f64 / 1000.0, "HELLO"),
+        AodvMsg::Rrep(r) => (r.hop_count.saturating_add(base), ip(r.dst), r.dst_seqno, r.lifetime_ms as f64 / 1000.0, "REPLY"),
+        AodvMsg::Hello(r) => (r.hop_count.saturating_add(base), ip(r.dst), r.dst_seqno, r.lifetime_ms as f64 / 1000.0, "HELLO"),
         AodvMsg::Rerr(e) => {
             let (d, q) = e.dests.first().map_or((-1, 0), |&(d, q)| (ip(d), q));
             (e.dests.len() as u8, d, q, 0.0, "ERROR")
@@ -464,22 +528,22 @@ fn aodv_reply(m: &AodvMsg) -> (u8, i64, u32, f64, &'static str) {
     }
 }
 
-fn aodv_old(s: &mut String, m: &AodvMsg) {
+fn aodv_old(s: &mut String, m: &AodvMsg, base: u8) {
     use std::fmt::Write;
     if let AodvMsg::Rreq(q) = m {
-        let _ = write!(s, "[0x{:x} {} {} [{} {}] [{} {}]] (REQUEST)", 0x2, q.hop_count, q.rreq_id, ip(q.dst), q.dst_seqno, ip(q.orig), q.orig_seqno);
+        let _ = write!(s, "[0x{:x} {} {} [{} {}] [{} {}]] (REQUEST)", 0x2, q.hop_count.saturating_add(base), q.rreq_id, ip(q.dst), q.dst_seqno, ip(q.orig), q.orig_seqno);
     } else {
-        let (h, d, ds, l, c) = aodv_reply(m);
+        let (h, d, ds, l, c) = aodv_reply(m, base);
         let _ = write!(s, "[0x{:x} {} [{} {}] {:.6}] ({})", aodv_type(m), h, d, ds, l, c);
     }
 }
 
-fn aodv_new(s: &mut String, m: &AodvMsg) {
+fn aodv_new(s: &mut String, m: &AodvMsg, base: u8) {
     use std::fmt::Write;
     if let AodvMsg::Rreq(q) = m {
-        let _ = write!(s, "-P aodv -Pt 0x{:x} -Ph {} -Pb {} -Pd {} -Pds {} -Ps {} -Pss {} -Pc REQUEST ", 0x2, q.hop_count, q.rreq_id, ip(q.dst), q.dst_seqno, ip(q.orig), q.orig_seqno);
+        let _ = write!(s, "-P aodv -Pt 0x{:x} -Ph {} -Pb {} -Pd {} -Pds {} -Ps {} -Pss {} -Pc REQUEST ", 0x2, q.hop_count.saturating_add(base), q.rreq_id, ip(q.dst), q.dst_seqno, ip(q.orig), q.orig_seqno);
     } else {
-        let (h, d, ds, l, c) = aodv_reply(m);
+        let (h, d, ds, l, c) = aodv_reply(m, base);
         let _ = write!(s, "-P aodv -Pt 0x{:x} -Ph {} -Pd {} -Pds {} -Pl {:.6} -Pc {} ", aodv_type(m), h, d, ds, l, c);
     }
 }

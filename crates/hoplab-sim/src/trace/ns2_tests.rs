@@ -67,6 +67,7 @@ impl Ev<'_> {
             reason: self.reason,
             airtime: None,
             power_w: None,
+            next_hop: None,
             pos: pos(self.node),
         }
     }
@@ -442,4 +443,70 @@ fn streams_one_line_per_event() {
     assert!(sink.line.capacity() < 1024);
     let out = String::from_utf8(sink.into_inner()).unwrap();
     assert_eq!(out.lines().count(), 1000);
+}
+
+fn numbered_line(ev: &TraceEvent<'_>, numbering: Ns2Numbering) -> String {
+    let mut sink = Ns2Sink::new(Vec::new(), Ns2Format::Old).numbered(numbering);
+    sink.event(ev).unwrap();
+    String::from_utf8(sink.into_inner()).unwrap().trim_end().to_string()
+}
+
+/// Under compat = "ns2" the TTL, the AODV hop counts and the next hop of
+/// "s/f RTR" are ns-2's own: the lines above without their patches (the
+/// MAC header on AGT/RTR lines stays unset).
+#[test]
+fn ns2_numbering_prints_ttl_hop_counts_and_next_hops_as_ns2_does() {
+    let aodv = Ns2Numbering { ns2: true, aodv: true };
+    let p = SYN();
+    let agt = Ev { time: "1.000000000", node: 0, layer: Layer::Agt, what: What::Send, frame: None, packet: Some(&p), reason: None };
+    assert_eq!(numbered_line(&agt.event(), aodv), "s 1.000000000 _0_ AGT  --- 0 tcp 40 [0 0 0 0] ------- [0:0 4:0 32 0] [0 0] 0 0");
+    let rtr = Ev { time: "1.028153163", node: 0, layer: Layer::Rtr, what: What::Send, frame: None, packet: Some(&p), reason: None };
+    let ev = TraceEvent { next_hop: Some(1), ..rtr.event() };
+    assert_eq!(numbered_line(&ev, aodv), "s 1.028153163 _0_ RTR  --- 0 tcp 40 [0 0 0 0] ------- [0:0 4:0 30 1] [0 0] 0 0");
+    let f = pkt(0, 0, 4, 63, seg(0, 0, 0, true));
+    let fwd = Ev { time: "1.029305829", node: 1, layer: Layer::Rtr, what: What::Forward, frame: None, packet: Some(&f), reason: None };
+    let ev = TraceEvent { next_hop: Some(2), ..fwd.event() };
+    assert_eq!(numbered_line(&ev, aodv), "f 1.029305829 _1_ RTR  --- 0 tcp 40 [0 0 0 0] ------- [0:0 4:0 29 2] [0 0] 1 0");
+    // Without AODV (DSR, DSDV): ns-2's 32, one off per forward.
+    let dsr = Ns2Numbering { ns2: true, aodv: false };
+    assert!(numbered_line(&ev, dsr).contains("[0:0 4:0 31 2]"));
+    // The standards' reading prints hoplab's own TTL.
+    assert!(numbered_line(&ev, Ns2Numbering::default()).contains("[0:0 4:0 63 2]"));
+    // RFC 3561 §6.3 puts 0 in the originator's RREQ; ns-2 puts 1.
+    let rreq = pkt(0, 0, BROADCAST, 30, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rreq(Rreq {
+        gratuitous: false,
+        dest_only: false,
+        unknown_seqno: false,
+        hop_count: 0,
+        rreq_id: 1,
+        dst: 4,
+        dst_seqno: 0,
+        orig: 0,
+        orig_seqno: 4,
+        timestamp: SimTime::ZERO,
+    }))));
+    let q = Ev { time: "1.000000000", node: 0, layer: Layer::Rtr, what: What::Send, frame: None, packet: Some(&rreq), reason: None };
+    assert!(numbered_line(&q.event(), aodv).ends_with("[0:255 -1:255 30 0] [0x2 1 1 [4 0] [0 4]] (REQUEST)"));
+    assert!(numbered_line(&q.event(), Ns2Numbering::default()).ends_with("[0x2 0 1 [4 0] [0 4]] (REQUEST)"));
+}
+
+/// A withheld CTS is counted in the drops table but ns-2 never logs it
+/// (mac-802_11.cc discard() logs a CTS only when addressed to this node).
+#[test]
+fn a_withheld_cts_is_not_a_trace_line() {
+    let ev = Ev { time: "1.0", node: 2, layer: Layer::Mac, what: What::Drop, frame: None, packet: None, reason: Some(DropReason::Bsy) };
+    assert_eq!(lines(&[&ev.event()], Ns2Format::Old), "");
+    assert_eq!(lines(&[&ev.event()], Ns2Format::New), "");
+}
+
+/// The agent's packet at AGT, without DSR's header (ns-2 dsragent.cc adds
+/// it below the agent and strips it before handing the packet up).
+#[test]
+fn agt_sizes_leave_out_the_routing_header() {
+    let mut p = pkt(7, 0, 3, 62, seg(1, 0, 1000, false));
+    p.extra_header = 44;
+    let agt = Ev { time: "1.1", node: 3, layer: Layer::Agt, what: What::Recv, frame: None, packet: Some(&p), reason: None };
+    assert!(lines(&[&agt.event()], Ns2Format::Old).contains(" tcp 1040 "));
+    let rtr = Ev { layer: Layer::Rtr, ..agt };
+    assert!(lines(&[&rtr.event()], Ns2Format::Old).contains(" tcp 1084 "));
 }

@@ -5,7 +5,7 @@
 use super::config::TraceConfig;
 use super::csv::CsvSink;
 use super::event::TraceSink;
-use super::ns2::{Ns2Format, Ns2Sink};
+use super::ns2::{Ns2Format, Ns2Numbering, Ns2Sink};
 use super::pcap::{Container, PcapMode, PcapOptions, PcapSink};
 use super::tap::{FileSink, Selection, TraceError};
 use std::path::{Path, PathBuf};
@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 /// The sinks of `c.formats`, their files created in `dir` (which must
 /// exist). `pcap` is what a capture's bytes need from the scenario (rates,
 /// each flow's MSS), `nodes` the node count (one capture per node).
-pub fn sinks(c: &TraceConfig, dir: &Path, pcap: &PcapOptions, nodes: u32) -> Result<Vec<FileSink>, TraceError> {
+/// `numbering`: how the ns-2 trace prints TTLs and AODV hop counts.
+pub fn sinks(c: &TraceConfig, dir: &Path, pcap: &PcapOptions, numbering: Ns2Numbering, nodes: u32) -> Result<Vec<FileSink>, TraceError> {
     let mut out = Vec::new();
     for f in &c.formats {
         if f == "pcap" || f == "pcapng" {
@@ -57,7 +58,7 @@ pub fn sinks(c: &TraceConfig, dir: &Path, pcap: &PcapOptions, nodes: u32) -> Res
             "ns2" => {
                 let format = if c.ns2_format == "old" { Ns2Format::Old } else { Ns2Format::New };
                 let file = std::fs::File::create(&path).map_err(err)?;
-                Box::new(Ns2Sink::new(std::io::BufWriter::new(file), format))
+                Box::new(Ns2Sink::new(std::io::BufWriter::new(file), format).numbered(numbering))
             }
             _ => Box::new(CsvSink::create(&path).map_err(err)?),
         };

@@ -177,6 +177,18 @@ impl Aodv {
         out.push(RouteAction::Send { next_hop, packet });
     }
 
+    /// A RREP toward `orig` by way of `next_hop`. ns-2 aodv.cc sendReply
+    /// addresses it to the originator with TTL NETWORK_DIAMETER, and each
+    /// relay forwards that one packet (recvReply: `forward(rt0, p)`); the
+    /// RFC's relays each send their own (§6.7), one hop of TTL.
+    fn reply(&mut self, now: SimTime, next_hop: NodeId, orig: NodeId, m: Rrep, out: &mut Vec<RouteAction>) {
+        if self.cfg.discovery != DiscoveryRule::Ns2 {
+            return self.unicast(now, next_hop, AodvMsg::Rrep(m), out);
+        }
+        let packet = self.packet(now, orig, self.cfg.net_diameter, AodvMsg::Rrep(m));
+        out.push(RouteAction::Send { next_hop, packet });
+    }
+
     fn broadcast(&mut self, now: SimTime, ttl: u8, msg: AodvMsg, out: &mut Vec<RouteAction>) {
         let packet = self.packet(now, BROADCAST, ttl, msg);
         let delay = Dur::from_secs_f64(self.rng.unit() * self.cfg.broadcast_jitter_s);
@@ -738,7 +750,7 @@ impl Aodv {
                 lifetime_ms: ms(self.cfg.my_route_timeout()),
                 timestamp: m.timestamp,
             };
-            self.unicast(now, rev_next, AodvMsg::Rrep(rrep), out);
+            self.reply(now, rev_next, m.orig, rrep, out);
             return;
         }
 
@@ -759,7 +771,7 @@ impl Aodv {
                         lifetime_ms: ms(flife.since(now)),
                         timestamp: m.timestamp,
                     };
-                    self.unicast(now, rev_next, AodvMsg::Rrep(rrep), out);
+                    self.reply(now, rev_next, m.orig, rrep, out);
                     if m.gratuitous {
                         // §6.6.3: tell the destination the way back to the originator.
                         if let Some(rev) = self.table.valid(m.orig, now) {
@@ -772,7 +784,7 @@ impl Aodv {
                                 lifetime_ms: ms(rev.lifetime.since(now)),
                                 timestamp: m.timestamp,
                             };
-                            self.unicast(now, fnext, AodvMsg::Rrep(g), out);
+                            self.reply(now, fnext, m.dst, g, out);
                         }
                     }
                     return;
@@ -792,10 +804,17 @@ impl Aodv {
                 }
             }
             self.broadcast(now, ip_ttl - 1, AodvMsg::Rreq(f), out);
+        } else if self.cfg.discovery == DiscoveryRule::Ns2 {
+            // ns-2 aodv.cc recv takes one off the TTL and forward() drops
+            // a request left at 0 as DROP_RTR_TTL, a line in its trace.
+            let f = Rreq { hop_count: hops, ..m };
+            let packet = self.packet(now, BROADCAST, 0, AodvMsg::Rreq(f));
+            out.push(RouteAction::Drop { packet, reason: DropReason::Ttl });
         }
     }
 
-    fn on_rrep(&mut self, now: SimTime, from: NodeId, m: Rrep, out: &mut Vec<RouteAction>) {
+    /// `ip`: the packet that carried it (ns-2 relays forward that packet).
+    fn on_rrep(&mut self, now: SimTime, from: NodeId, ip: &Packet, m: Rrep, out: &mut Vec<RouteAction>) {
         let art = self.cfg.active_route_timeout();
         self.table.neighbor(from, now + art);
         if m.ack_required {
@@ -830,6 +849,12 @@ impl Aodv {
         self.table.add_precursor(m.orig, from);
         self.table.extend(m.orig, now, now + art, false);
         let f = Rrep { hop_count: hops, ..m };
+        if self.cfg.discovery == DiscoveryRule::Ns2 && ip.dst == m.orig {
+            let mut packet = Packet::new(ip.uid, ip.src, ip.dst, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rrep(f))), ip.created);
+            packet.ttl = ip.ttl.saturating_sub(1);
+            out.push(RouteAction::Send { next_hop: nh, packet });
+            return;
+        }
         self.unicast(now, nh, AodvMsg::Rrep(f), out);
     }
 
@@ -1004,14 +1029,15 @@ impl Protocol for Aodv {
     }
 
     fn receive(&mut self, now: SimTime, from: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
-        let Body::Routing(RoutingMsg::Aodv(msg)) = packet.body else { return };
+        let Body::Routing(RoutingMsg::Aodv(msg)) = &packet.body else { return };
+        let msg = msg.clone();
         if let Some(n) = self.neighbors.get_mut(&from) {
             n.last_heard = now;
         }
         let is_rrep = matches!(msg, AodvMsg::Rrep(_));
         match msg {
             AodvMsg::Rreq(m) => self.on_rreq(now, from, packet.ttl, m, out),
-            AodvMsg::Rrep(m) => self.on_rrep(now, from, m, out),
+            AodvMsg::Rrep(m) => self.on_rrep(now, from, &packet, m, out),
             AodvMsg::Rerr(m) => self.on_rerr(now, from, m, out),
             AodvMsg::Hello(m) => self.on_hello(now, from, m),
             AodvMsg::RrepAck => {} // we detect failed RREPs by MAC feedback (§6.8), never set the A flag

@@ -42,6 +42,7 @@ fn ev<'a>(t_ns: u64, node: u32, what: What, f: &'a Frame) -> TraceEvent<'a> {
         reason: None,
         airtime: None,
         power_w: None,
+        next_hop: None,
         pos: (0.0, 0.0),
     }
 }
@@ -144,7 +145,7 @@ fn options_follow_the_mac_and_each_flows_tcp() {
 }
 
 fn rtr<'a>(t_ns: u64, node: u32, what: What, p: &'a crate::wire::Packet) -> TraceEvent<'a> {
-    TraceEvent { time: SimTime(t_ns), node, layer: Layer::Rtr, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, power_w: None, pos: (0.0, 0.0) }
+    TraceEvent { time: SimTime(t_ns), node, layer: Layer::Rtr, what, frame: None, packet: Some(p), ptype: p.ptype(), reason: None, airtime: None, power_w: None, next_hop: None, pos: (0.0, 0.0) }
 }
 
 /// Count the records of a classic pcap file.
