@@ -127,6 +127,8 @@ pub struct DataTx {
 
 pub struct Node {
     pub id: NodeId,
+    /// `link.refill_before_failure_sends`.
+    pub refill_before_failure_sends: bool,
     pub radio: Radio,
     pub mac: Dcf,
     pub ifq: Ifq,
@@ -187,6 +189,7 @@ impl Node {
         let n_agents = agents.len();
         Node {
             id,
+            refill_before_failure_sends: false,
             radio,
             mac,
             ifq,
@@ -540,6 +543,20 @@ impl Node {
                 let mut acts = std::mem::take(&mut self.route_actions);
                 self.touched |= self.router_bit;
                 self.router.link_failed(now, next_hop, packet, &mut acts);
+                if self.refill_before_failure_sends {
+                    // ns-2: the callback's drops and queue filter happen at
+                    // once, its packets are events at delay 0, and tx_resume
+                    // hands the MAC the queue's next packet before them.
+                    let sends: Vec<RouteAction> = acts.extract_if(.., |a| matches!(a, RouteAction::Send { .. })).collect();
+                    self.apply_route_actions(&mut acts, ctx);
+                    if self.mac.is_ready() {
+                        if let Some((mut p, nh)) = self.ifq.dequeue(now) {
+                            self.lred_mark(&mut p);
+                            self.mac.enqueue(now, p, nh);
+                        }
+                    }
+                    acts.extend(sends);
+                }
                 self.apply_route_actions(&mut acts, ctx);
                 self.route_actions = acts;
             }

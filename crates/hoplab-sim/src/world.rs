@@ -167,6 +167,7 @@ impl World {
                 };
                 let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize).with_routing_first(sc.mac.queue_routing_first), router, arp, ag)
                     .with_link_delay(Dur((sc.link.delay_us * 1e3).round() as u64));
+                node.refill_before_failure_sends = sc.link.refill_before_failure_sends;
                 if sc.lred.enabled {
                     let l = &sc.lred;
                     let p = crate::net::lred::LredParams { min_th: l.min_th, max_th: l.max_th, max_p: l.max_p, weight: l.weight };

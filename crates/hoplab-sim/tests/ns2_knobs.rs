@@ -160,3 +160,45 @@ fn agent_tcp_flags_reach_the_run() {
         assert_ne!(out.info.event_hash, reference.info.event_hash, "{tcp}");
     }
 }
+
+/// `link.refill_before_failure_sends`: the RERR a link failure raises goes
+/// on the air after the frame the MAC takes next from the queue (ns-2's
+/// order), not before it.
+#[test]
+fn failure_sends_wait_for_the_next_frame() {
+    let sc = |refill: bool| {
+        chain(
+            5,
+            60.0,
+            &format!(
+                "[mac]\ndata_rate_mbps = 2.0\n[routing]\nprotocol = \"aodv\"\npreset = \"cmu\"\n[link]\nrefill_before_failure_sends = {refill}\n\
+                 [tcp]\ndelayed_ack = false\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 4\n"
+            ),
+        )
+    };
+    // After each CBK drop that raised a RERR: is the node's next DATA frame the RERR?
+    let rerr_first = |out: &RunOutput| -> Vec<bool> {
+        let rows = &out.trace;
+        let mut v = vec![];
+        for (i, r) in rows.iter().enumerate() {
+            if !(r.event == "drop" && r.reason == "CBK") {
+                continue;
+            }
+            let raised = rows[i..].iter().take_while(|x| x.time_s == r.time_s).any(|x| x.node == r.node && x.layer == "RTR" && x.reason == "aodv.rerr");
+            if !raised {
+                continue;
+            }
+            if let Some(next) = rows[i..].iter().find(|x| x.node == r.node && x.layer == "MAC" && x.event == "send" && x.frame == "DATA") {
+                v.push(next.reason == "aodv.rerr");
+            }
+        }
+        v
+    };
+    let (off, on) = (run_toml(&sc(false), 1), run_toml(&sc(true), 1));
+    let (a, b) = (rerr_first(&off), rerr_first(&on));
+    assert!(a.len() >= 5 && b.len() >= 5, "too few link failures with a RERR: {} / {}", a.len(), b.len());
+    assert!(a.iter().all(|&x| x), "without the rule a RERR leaves first: {a:?}");
+    // With it the RERR leads only when the queue held nothing else.
+    assert!(b.iter().filter(|&&x| !x).count() * 4 >= b.len(), "with it, the queued frame often first: {b:?}");
+    assert_ne!(off.info.event_hash, on.info.event_hash);
+}

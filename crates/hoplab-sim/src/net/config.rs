@@ -42,6 +42,9 @@ pub struct Link {
     /// the MAC receives reaches routing this long later (node.rs
     /// `LinkDelay`). 0: none.
     pub delay_us: f64,
+    /// What routing sends while handling a failed transmission waits until
+    /// the MAC has taken its next frame from the queue (ns-2's order).
+    pub refill_before_failure_sends: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -54,6 +57,6 @@ pub enum ArpKind {
 
 impl Default for Link {
     fn default() -> Self {
-        Link { arp: ArpKind::Off, arp_queue_limit: 16, delay_us: 0.0 }
+        Link { arp: ArpKind::Off, arp_queue_limit: 16, delay_us: 0.0, refill_before_failure_sends: false }
     }
 }

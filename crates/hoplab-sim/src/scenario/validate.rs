@@ -339,7 +339,7 @@ fn validate_windows(p: &str, t: &TcpParams) -> Result<(), ScenarioError> {
         }
     }
     let max_segments = crate::tcp::MAX_WINDOW_BYTES / mss as u64;
-    for (name, v) in [("initial_cwnd", t.initial_cwnd), ("max_cwnd", t.max_cwnd)] {
+    for (name, v) in [("initial_cwnd", t.initial_cwnd), ("initial_ssthresh", t.initial_ssthresh), ("max_cwnd", t.max_cwnd)] {
         if let Some(v) = v {
             if v as u64 > max_segments {
                 return err(

@@ -78,6 +78,8 @@ pub struct TcpParams {
     #[serde(rename = "receive_window_bytes")]
     pub receive_window: Option<u32>,
     pub initial_cwnd: Option<u32>,
+    /// Initial ssthresh in segments; 0 = the largest window (RFC 5681 §3.1).
+    pub initial_ssthresh: Option<u32>,
     pub delayed_ack: Option<bool>,
     /// Delayed-ACK timer in seconds (ns-2 DelAck: 0.1).
     #[serde(rename = "delack_timeout_s")]
@@ -150,6 +152,7 @@ impl TcpParams {
             max_cwnd: self.max_cwnd.or(base.max_cwnd),
             receive_window: self.receive_window.or(base.receive_window),
             initial_cwnd: self.initial_cwnd.or(base.initial_cwnd),
+            initial_ssthresh: self.initial_ssthresh.or(base.initial_ssthresh),
             delayed_ack: self.delayed_ack.or(base.delayed_ack),
             delack_timeout: self.delack_timeout.or(base.delack_timeout),
             min_rto: self.min_rto.or(base.min_rto),
@@ -188,6 +191,9 @@ pub struct TcpConfig {
     pub mss: u32,
     /// Initial congestion window in segments.
     pub initial_cwnd: u32,
+    /// Initial ssthresh in segments; None: the largest window (RFC 5681
+    /// §3.1: "arbitrarily high").
+    pub initial_ssthresh: Option<u32>,
     /// Window clamp in segments (seeds 000/004 "max cwnd"); `None` = unclamped.
     pub max_cwnd: Option<u32>,
     /// The receiver's advertised window in bytes; the sender keeps at most
@@ -266,6 +272,7 @@ impl Default for TcpConfig {
             vegas: VegasParams::default(),
             mss,
             initial_cwnd: initial_window_segments(mss), // 3 for 1460 B
+            initial_ssthresh: None,
             max_cwnd: None,
             // A stack without window scaling advertises at most 65535 bytes
             // (RFC 793; RFC 7323 §2): 44 segments of 1460 B. ns-3's default.
@@ -312,6 +319,7 @@ impl TcpConfig {
             vegas: if variant == Variant::Vegas { VegasParams::from_params(p) } else { d.vegas },
             mss,
             initial_cwnd: p.initial_cwnd.unwrap_or_else(|| initial_window_segments(mss)),
+            initial_ssthresh: p.initial_ssthresh.filter(|&s| s > 0),
             max_cwnd: p.max_cwnd.filter(|&m| m > 0),
             receive_window: p.receive_window.unwrap_or(d.receive_window),
             rto_min: p.min_rto.map(Dur::from_secs_f64).unwrap_or(d.rto_min),

@@ -189,7 +189,7 @@ impl TcpSender {
                 (Some(n), if rem == 0 { mss } else { rem })
             }
         };
-        let ssthresh = (MAX_WINDOW_BYTES / mss as u64) as f64;
+        let ssthresh = cfg.initial_ssthresh.map_or((MAX_WINDOW_BYTES / mss as u64) as f64, f64::from);
         // ns-2 tcp.cc set_initial_window: syn_ and delay_growth_ -> cwnd_ 1,
         // else initial_window() (the SYN is then one of its segments).
         let syn = cfg.syn.then_some((0, cfg.initial_cwnd.max(1)));

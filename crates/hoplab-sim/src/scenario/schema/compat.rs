@@ -55,6 +55,8 @@ pub const PROFILE: &[Entry] = &[
     ns2("radio.lock_while_transmitting", "true", "mac/mac-802_11.cc Mac802_11::recv: a frame starting during tx_active_ is marked in error but held"),
     // --- link ---
     ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address"),
+    ns2("link.delay_us", "25.0", "ns-default.tcl: LL set delay_ 25us (mac/ll.cc LL::sendDown, LL::sendUp)"),
+    ns2("link.refill_before_failure_sends", "true", "mac/mac-802_11.cc RetransmitRTS, RetransmitDATA: xmit_failure_ runs, the agent's packets are events at delay 0, tx_resume() takes the queue's head first"),
     ns2("mac.data_rate_mbps", "1.0", "ns-default.tcl: Mac/802_11 set dataRate_ 1Mb (a script that sets no rate sends data at 1 Mbit/s)"),
     // --- routing ---
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"aodv\""), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
@@ -65,6 +67,10 @@ pub const PROFILE: &[Entry] = &[
     // 40-byte SYN goes first with cwnd_ 1; its ACK sets cwnd_ to windowInit_.
     ns2("tcp.syn", "true", "ns-default.tcl: Agent/TCP set syn_ true; tcp.cc output (a tcpip_base_hdr_size_ SYN as seqno 0)"),
     ns2("tcp.initial_cwnd", "2", "ns-default.tcl: Agent/TCP set windowInit_ 2 (after the SYN, tcp.cc recv)"),
+    // tcp.cc TcpAgent::reset runs as the agent is created and sets
+    // ssthresh_ = window_, which is then the class default: a script sets
+    // its agent's own window_ afterwards (ns-default.tcl: window_ 20).
+    ns2("tcp.initial_ssthresh", "20", "tcp.cc TcpAgent::reset: ssthresh_ = int(wnd_) when the agent is created (Agent/TCP set window_ 20)"),
     ns2("tcp.initial_rto_s", "3.0", "ns-default.tcl: Agent/TCP set rtxcur_init_ 3.0"),
     // A scenario that asks for delayed ACKs gets ns-2's DelAck sink, the
     // one ns-2 scripts attach for them; the profile never contradicts it.

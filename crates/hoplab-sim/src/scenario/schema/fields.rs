@@ -294,6 +294,7 @@ pub const FIELDS: &[Field] = &[
     o("link.arp", "\"off\" | \"ns2\" | \"queue\"", "seed 002 §8.1.2 (ns2)", "ARP behaviour"),
     n("link.arp_queue_limit", "integer", "packets", BUFFER, "our choice", "packets held per unresolved address (arp = \"queue\")"),
     n("link.delay_us", "float", "us", Range::closed(0.0, 1e6, "no delay (a plain number: 0 us) to 1 s, far beyond any link layer's processing time"), "ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp; ns-default.tcl: 25us)", "a packet routing sends waits this long before the interface queue, one the MAC receives this long before routing (ARP's own packets do not)"),
+    o("link.refill_before_failure_sends", "bool", "ns-2 mac-802_11.cc RetransmitRTS/RetransmitDATA: the transmit-failure callback runs, the routing agent schedules what it sends as events at delay 0 (aodv.cc sendError, forward), and tx_resume() pulls the queue's next packet first", "what routing sends while it handles a failed transmission enters the interface queue after the MAC has taken its next frame"),
     // --- mobility ---
     n("mobility.step_m", "float", "m", Range::closed(0.01, 1000.0, "1 cm to 1 km: finer than any radio range needs, coarser steps make movement jumps"), "our choice", "position update granularity"),
     d(n("mobility.legs[].node", "integer", "node", NODE_ID, "our choice", "moving node"), "required"),
@@ -312,6 +313,7 @@ pub const FIELDS: &[Field] = &[
     n("tcp.max_cwnd", "integer", SEG, Range::closed(0.0, MAX_SEGMENTS, "0 = unclamped; at most the RFC 7323 maximum window (65535 << 14 bytes) in segments of the smallest MSS"), "seeds 000, 004", "window clamp"),
     n("tcp.receive_window_bytes", "integer", "bytes", Range::closed(MIN_MSS as f64, crate::tcp::MAX_WINDOW_BYTES as f64, "at least one segment; at most 65535 << 14 (RFC 7323 §2.3)"), "RFC 793 / RFC 7323 §2 (65535)", "advertised window"),
     d(n("tcp.initial_cwnd", "integer", SEG, Range::closed(1.0, MAX_SEGMENTS, "at least one segment; at most the RFC 7323 maximum window (65535 << 14 bytes) in segments (checked against mss_bytes)"), "RFC 5681 §3.1", "initial window"), "RFC 5681 §3.1: 3 for 1460 B"),
+    n("tcp.initial_ssthresh", "integer", SEG, Range::closed(0.0, MAX_SEGMENTS, "0 = the largest window (RFC 5681's arbitrarily high); at most the RFC 7323 maximum window in segments of the smallest MSS"), "RFC 5681 §3.1 (arbitrarily high); ns-2 tcp.cc TcpAgent::reset (ssthresh_ = window_ at the agent's creation)", "initial slow-start threshold"),
     o("tcp.delayed_ack", "bool", "ns-2 DelAck (seed 000 §4.1)", "false = an ACK per segment (receiver = \"every\")"),
     n("tcp.delack_timeout_s", "float", S, Range::closed(1e-3, 0.5, "1 ms (timer granularity) to 0.5 s (RFC 1122 §4.2.3.2: an ACK MUST NOT be delayed longer)"), "ns-2 DelAck interval_", "delayed-ACK timer"),
     n("tcp.min_rto_s", "float", S, Range::closed(0.0, 3600.0, "no floor of its own (ns-2 minrto_ 0) to 1 h; the RTO still never falls below SRTT + the 1 ms granularity G (rfc6298) or two ticks (ns2), so no timer fires at once"), "ns-2 minrto_ (0.2)", "lower bound of the RTO"),

@@ -42,6 +42,7 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
         max_cwnd: Some(c.max_cwnd.unwrap_or(0)),
         receive_window: Some(c.receive_window),
         initial_cwnd: Some(c.initial_cwnd),
+        initial_ssthresh: Some(c.initial_ssthresh.unwrap_or(0)),
         delayed_ack: Some(c.delayed_ack),
         delack_timeout: Some(c.delack_timeout.as_secs_f64()),
         min_rto: Some(c.rto_min.as_secs_f64()),

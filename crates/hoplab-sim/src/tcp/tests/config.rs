@@ -70,3 +70,17 @@ fn tahoe_is_a_scenario_variant() {
     .expect("tahoe is a valid variant");
     assert_eq!(sc.tcp.variant, Some(Variant::Tahoe));
 }
+
+/// RFC 5681 §3.1 starts ssthresh "arbitrarily high" (the largest window);
+/// `initial_ssthresh` gives ns-2's start (tcp.cc TcpAgent::reset: the
+/// class's window_, 20, when the agent is made); 0 is the RFC's.
+#[test]
+fn initial_ssthresh_is_the_largest_window_unless_given() {
+    use crate::tcp::TcpSender;
+    let std = TcpSender::new(0, &TcpConfig::default(), None, false);
+    assert_eq!(std.ssthresh(), (crate::tcp::MAX_WINDOW_BYTES / 1460) as f64);
+    let c = TcpConfig::from_params(&TcpParams { initial_ssthresh: Some(20), ..TcpParams::default() });
+    assert_eq!(TcpSender::new(0, &c, None, false).ssthresh(), 20.0);
+    let c = TcpConfig::from_params(&TcpParams { initial_ssthresh: Some(0), ..TcpParams::default() });
+    assert_eq!(c, TcpConfig::default(), "0 is the default");
+}

@@ -373,6 +373,12 @@ class _Builder:
                     continue
                 vals[cv.field.removeprefix("tcp.")] = (cv.read(text, f"{cv.cls} {cv.var}"),  # type: ignore[misc]
                                                         loc or self._default_loc(cv))
+            # tcp.cc TcpAgent::reset runs as the agent is made and sets
+            # ssthresh_ = window_ as its class has it then; the agent's own
+            # `set window_` comes later and leaves it.
+            win_cv = next(cv for cv in tcp_vars if cv.var == "window_")
+            text, loc = self._class_value(agent.cls, "window_")
+            vals["initial_ssthresh"] = (max(int(float(text)), 1), loc or self._default_loc(win_cv))
             w = vals.get("max_cwnd")
             if w is not None and w[0] < 1:
                 raise ScriptError(w[1] or self.script_loc, "window_ below 1: ns-2 never sends a segment "

@@ -42,6 +42,13 @@ class ExportError(ValueError):
     """`field: why ns-2 cannot express it`."""
 
 
+# ns-default.tcl `Agent/TCP set window_ 20`: every exported agent is made
+# with it, so TcpAgent::reset starts it at ssthresh_ 20.
+_NS2_CLASS_WINDOW = 20
+# hoplab's initial_ssthresh 0 (RFC 5681's "arbitrarily high") in ns-2's int.
+_NS2_UNBOUNDED_SSTHRESH = 1 << 30
+
+
 def resolved(sc: Mapping[str, Any]) -> dict[str, Any]:
     """The scenario with every default filled in (the engine's own resolution)."""
     from .... import _core
@@ -284,6 +291,11 @@ def _flows(r: Mapping[str, Any], w: Any) -> None:
             w(f"$ns_ attach-agent $node_({dst}) $sink_({k})")
             w(f"$ns_ connect $tcp_({k}) $sink_({k})")
             w(f"$tcp_({k}) set window_ {window}")
+            # tcp.cc TcpAgent::reset gave the agent ssthresh_ = the class's
+            # window_ (20) as it was made; any other start is set on it.
+            ssthresh = int(t.get("initial_ssthresh", 0))
+            if ssthresh != _NS2_CLASS_WINDOW:
+                w(f"$tcp_({k}) set ssthresh_ {ssthresh or _NS2_UNBOUNDED_SSTHRESH}")
             for key, v in (f.get("tcp") or {}).items():  # the flow's own settings, as object variables
                 cv = next((c for c in classvars.CLASS_VARS if c.field == f"tcp.{key}" and c.write), None)
                 if cv is not None and key != "max_cwnd":
