@@ -51,12 +51,13 @@ SPECIAL_LEVELS: dict[str, dict[float, str]] = {
     "routing.dsr.error_hold_s": {0: "next request only"},  # "0: on the next request only"
     "routing.dsr.send_buffer_check_s": {0: "at once"},     # "0: packets leave at once"
     "radio.shadowing_std_db": {0: "mean only"},            # "0: no draw, the mean alone"
+    "tcp.initial_ssthresh": {0: "unbounded"},              # "0 = the largest window"
     **{f: {0: "off"} for f in OFF_AT_ZERO},
 }
 
 # Special values that stand above every number (no clamp): drawn one step
 # right of the largest level on a numeric axis, and listed last.
-AFTER_ALL: dict[str, set[float]] = {"tcp.max_cwnd": {0}}
+AFTER_ALL: dict[str, set[float]] = {"tcp.max_cwnd": {0}, "tcp.initial_ssthresh": {0}}
 
 
 @functools.cache
