@@ -24,7 +24,7 @@ SHARED = {"--out", "--jobs", "--help", "-h"}
 OWN = {
     "seed000": {"--replicas", "--receiver", "--routing", "--duration", "--reading", "--real", "--plot"},
     "seed000-routing": {"--replicas", "--receiver", "--duration", "--reading", "--plot"},
-    "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only", "--reading"},
+    "seed001": {"--replicas", "--duration", "--hops", "--schemes", "--only", "--quick", "--reading"},
     "seed002": {"--replicas", "--only", "--reading"},
     "seed003": {"--replicas", "--plot"},
     "seed004": {"--replicas", "--duration", "--plots", "--control", "--plot"},

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from hoplab.papers.seed001 import experiment as r1
+from hoplab.papers.seed001 import grids, window_loss
 from hoplab.cli import cli
 from hoplab.papers import ReproduceError
 from hoplab.papers._framework import parse_hops
@@ -100,7 +101,18 @@ def test_time_average_cwnd():
 def test_claims_name_known_curves():
     c = r1.claims()
     assert c is not None and len(c) > 0
-    assert set(c["better"]) | set(c["worse"]) <= set(r1.CURVE_KEYS)
+    chains = c[c["figure"].isin(["fig9", "fig12"])]
+    assert set(chains["better"]) | set(chains["worse"]) <= set(r1.CURVE_KEYS)
+    wl = c[c["figure"].isin(["fig5", "fig8"])]
+    assert set(wl["better"]) <= set(window_loss.ALPHA_OF) and set(wl["worse"].dropna()) <= {"eq1", *window_loss.ALPHA_OF}
+    g = c[c["figure"] == "fig11"]
+    assert set(g["topology"]) == set(grids.TOPOLOGIES)
+    for r in g.itertuples(index=False):
+        for side in (r.better, r.worse):
+            key, _, flows = side.partition("@")
+            assert key in grids.CURVES and (not flows or flows in grids.patterns(r.topology))
+        assert isinstance(r.flows, float) or set(r.flows.split(";")) <= set(grids.patterns(r.topology))
+    assert set(c["figure"]) == {"fig5", "fig8", "fig9", "fig11", "fig12"}
     ref = r1.table1_reference()
     assert ref is not None and ref.loc[(ref.topology == "7x7 grid") & (ref.routing == "dsr"), "total"].item() == 178.16
 
