@@ -344,20 +344,26 @@ fn ifq_drops() {
     assert!(line(&e, Ns2Format::New).starts_with("d -t 20.500000000 -Hs 0 -Hd -2 -Ni 0 -Nx 0.00 -Ny 0.00 -Nz 0.00 -Ne -1.000000 -Nl IFQ -Nw ARP -Ma 0 -Md 0 -Ms 0 -Mt 0 -Is 0.0 -Id 4.0 -It tcp -Il 1500 "));
 }
 
-#[test]
-fn aodv_request_and_reply() {
-    let rreq = pkt(0, 0, BROADCAST, 30, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rreq(Rreq {
+/// Node 0's first RREQ for node 4 in the chain run, with `hop_count` as
+/// the wire carries it.
+fn node0_rreq(hop_count: u8) -> Packet {
+    pkt(0, 0, BROADCAST, 30, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rreq(Rreq {
         gratuitous: false,
         dest_only: false,
         unknown_seqno: false,
-        hop_count: 1,
+        hop_count,
         rreq_id: 1,
         dst: 4,
         dst_seqno: 0,
         orig: 0,
         orig_seqno: 4,
         timestamp: SimTime::ZERO,
-    }))));
+    }))))
+}
+
+#[test]
+fn aodv_request_and_reply() {
+    let rreq = node0_rreq(1);
     let fr = data(0, BROADCAST, 0, &rreq);
     // hoplab's RREQ is RFC 3561's 24 bytes + UDP 8 + IP 20 = 52 (ns-2: 48).
     check(
@@ -473,18 +479,7 @@ fn ns2_numbering_prints_ttl_hop_counts_and_next_hops_as_ns2_does() {
     // The standards' reading prints hoplab's own TTL.
     assert!(numbered_line(&ev, Ns2Numbering::default()).contains("[0:0 4:0 63 2]"));
     // RFC 3561 §6.3 puts 0 in the originator's RREQ; ns-2 puts 1.
-    let rreq = pkt(0, 0, BROADCAST, 30, Body::Routing(RoutingMsg::Aodv(AodvMsg::Rreq(Rreq {
-        gratuitous: false,
-        dest_only: false,
-        unknown_seqno: false,
-        hop_count: 0,
-        rreq_id: 1,
-        dst: 4,
-        dst_seqno: 0,
-        orig: 0,
-        orig_seqno: 4,
-        timestamp: SimTime::ZERO,
-    }))));
+    let rreq = node0_rreq(0);
     let q = Ev { time: "1.000000000", node: 0, layer: Layer::Rtr, what: What::Send, frame: None, packet: Some(&rreq), reason: None };
     assert!(numbered_line(&q.event(), aodv).ends_with("[0:255 -1:255 30 0] [0x2 1 1 [4 0] [0 4]] (REQUEST)"));
     assert!(numbered_line(&q.event(), Ns2Numbering::default()).ends_with("[0x2 0 1 [4 0] [0 4]] (REQUEST)"));

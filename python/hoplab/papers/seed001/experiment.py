@@ -322,20 +322,29 @@ def _describe(row: dict[str, Any]) -> str:
             f"{row['link_breaks']} link breaks ({row['wall_s']:.1f} s)")
 
 
+def run_tasks(tasks: list[Any], row_of: Callable[..., dict[str, Any]], *, name: str, columns: list[str],
+              out: Path | None, jobs: int, progress: Callable[[str], None] | None,
+              describe: Callable[[dict[str, Any]], str], csv_name: str | None = None) -> pd.DataFrame:
+    """The runs of ``tasks`` (one figure's) through the lab store, checked
+    scheme by scheme first; no tasks (only other figures asked for): no rows."""
+    if not tasks:
+        return pd.DataFrame(columns=columns)
+    check_schemes(tasks)
+    extra = {"csv_name": csv_name} if csv_name else {}
+    try:
+        rows = run_grid(tasks, row_of, name=name, columns=columns, out=out, jobs=jobs,
+                        progress=progress, describe=describe, **extra)
+    except (lab.LabError, lab.StoreError, ValueError) as e:
+        raise ReproduceError(str(e)) from None
+    return pd.DataFrame(rows, columns=columns)
+
+
 def run_seed001(plan: Plan, *, out: Path | None = None, jobs: int = 2,
                 progress: Callable[[str], None] | None = None) -> pd.DataFrame:
     """Run every task of ``plan`` and return one row per run, as a lab design
     through a result store (with ``out``: ``out/store``, resumable; `papers._grid`)."""
-    tasks = plan.tasks()
-    if not tasks:  # only the optional figures were asked for
-        return pd.DataFrame(columns=RUN_COLUMNS)
-    check_schemes(tasks)
-    try:
-        rows = run_grid(tasks, row_of, name="seed001", columns=RUN_COLUMNS, out=out, jobs=jobs,
-                        progress=progress, describe=_describe)
-    except (lab.LabError, lab.StoreError, ValueError) as e:
-        raise ReproduceError(str(e)) from None
-    df = pd.DataFrame(rows, columns=RUN_COLUMNS)
+    df = run_tasks(plan.tasks(), row_of, name="seed001", columns=RUN_COLUMNS, out=out, jobs=jobs,
+                   progress=progress, describe=_describe)
     return df.sort_values(["reading", "topology", "flows", "hops", "routing", "scheme", "seed"]).reset_index(drop=True)
 
 

@@ -39,11 +39,9 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from ... import lab, scenario
+from ... import scenario
 from ..._table import text_table
 from ...result import event_hash_text
-from .._framework import ReproduceError
-from .._grid import run_grid
 from . import experiment as r1
 from .intervals import METHOD, gain_text, mean_half, text
 
@@ -185,16 +183,8 @@ def _describe(row: dict[str, Any]) -> str:
 
 
 def run(plan: r1.Plan, *, out: Path | None, jobs: int, progress: Callable[[str], None] | None) -> pd.DataFrame:
-    todo = tasks(plan)
-    if not todo:
-        return pd.DataFrame(columns=COLUMNS)
-    r1.check_schemes(todo)
-    try:
-        rows = run_grid(todo, row_of, name="seed001-fig11", columns=COLUMNS, out=out, jobs=jobs,
+    return r1.run_tasks(tasks(plan), row_of, name="seed001-fig11", columns=COLUMNS, out=out, jobs=jobs,
                         progress=progress, describe=_describe, csv_name=CSV_NAME)
-    except (lab.LabError, lab.StoreError, ValueError) as e:
-        raise ReproduceError(str(e)) from None
-    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def summary(runs: pd.DataFrame) -> pd.DataFrame:

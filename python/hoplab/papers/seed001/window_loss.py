@@ -37,11 +37,9 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from ... import lab, models
+from ... import models
 from ..._table import text_table
 from ...result import event_hash_text
-from .._framework import ReproduceError
-from .._grid import run_grid
 from . import experiment as r1
 from .intervals import METHOD, mean_half, text
 
@@ -137,16 +135,9 @@ def _describe(row: dict[str, Any]) -> str:
 
 
 def run(plan: r1.Plan, *, out: Path | None, jobs: int, progress: Callable[[str], None] | None) -> pd.DataFrame:
-    todo = tasks(plan)
-    if not todo:
-        return pd.DataFrame(columns=COLUMNS)
-    r1.check_schemes(todo)
-    try:
-        rows = run_grid(todo, row_of, name="seed001-fig5-8", columns=COLUMNS, out=out, jobs=jobs,
-                        progress=progress, describe=_describe, csv_name=CSV_NAME)
-    except (lab.LabError, lab.StoreError, ValueError) as e:
-        raise ReproduceError(str(e)) from None
-    return pd.DataFrame(rows, columns=COLUMNS).sort_values(["reading", "alpha", "flows", "hops", "seed"],
+    df = r1.run_tasks(tasks(plan), row_of, name="seed001-fig5-8", columns=COLUMNS, out=out, jobs=jobs,
+                      progress=progress, describe=_describe, csv_name=CSV_NAME)
+    return df.sort_values(["reading", "alpha", "flows", "hops", "seed"],
                                                           ascending=[True, False, True, True, True])
 
 

@@ -117,6 +117,16 @@ pub struct Aodv {
     held: BTreeMap<(SimTime, u64), (NodeId, Packet)>,
 }
 
+/// The IP header of a received control packet: what an ns-2 relay keeps
+/// when it forwards a RREP (aodv.cc recvReply).
+struct Carrier {
+    uid: u64,
+    src: NodeId,
+    dst: NodeId,
+    ttl: u8,
+    created: SimTime,
+}
+
 impl Aodv {
     pub fn new(me: NodeId, cfg: &AodvConfig, mut rng: Stream) -> Aodv {
         // Nodes start their HELLO cycles at independent offsets so that
@@ -814,7 +824,7 @@ impl Aodv {
     }
 
     /// `ip`: the packet that carried it (ns-2 relays forward that packet).
-    fn on_rrep(&mut self, now: SimTime, from: NodeId, ip: &Packet, m: Rrep, out: &mut Vec<RouteAction>) {
+    fn on_rrep(&mut self, now: SimTime, from: NodeId, ip: &Carrier, m: Rrep, out: &mut Vec<RouteAction>) {
         let art = self.cfg.active_route_timeout();
         self.table.neighbor(from, now + art);
         if m.ack_required {
@@ -1029,15 +1039,15 @@ impl Protocol for Aodv {
     }
 
     fn receive(&mut self, now: SimTime, from: NodeId, packet: Packet, out: &mut Vec<RouteAction>) {
-        let Body::Routing(RoutingMsg::Aodv(msg)) = &packet.body else { return };
-        let msg = msg.clone();
+        let carrier = Carrier { uid: packet.uid, src: packet.src, dst: packet.dst, ttl: packet.ttl, created: packet.created };
+        let Body::Routing(RoutingMsg::Aodv(msg)) = packet.body else { return };
         if let Some(n) = self.neighbors.get_mut(&from) {
             n.last_heard = now;
         }
         let is_rrep = matches!(msg, AodvMsg::Rrep(_));
         match msg {
-            AodvMsg::Rreq(m) => self.on_rreq(now, from, packet.ttl, m, out),
-            AodvMsg::Rrep(m) => self.on_rrep(now, from, &packet, m, out),
+            AodvMsg::Rreq(m) => self.on_rreq(now, from, carrier.ttl, m, out),
+            AodvMsg::Rrep(m) => self.on_rrep(now, from, &carrier, m, out),
             AodvMsg::Rerr(m) => self.on_rerr(now, from, m, out),
             AodvMsg::Hello(m) => self.on_hello(now, from, m),
             AodvMsg::RrepAck => {} // we detect failed RREPs by MAC feedback (§6.8), never set the A flag
