@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT / "python"))
 import hoplab  # noqa: E402
 from hoplab import scenario as S  # noqa: E402
 from hoplab.formats.ns2 import merge_movement, read_movement  # noqa: E402
+from hoplab.formats.ns2.script.export import spread_seed  # noqa: E402
 
 HERE = ROOT / "validation"
 TCL = HERE / "ns2"
@@ -148,7 +149,9 @@ def ns2_args(routing: str, seed: int, a: argparse.Namespace, *, max_cwnd: int = 
              extra: list[str]) -> list[str]:
     # the order of the peer's cache keys
     mss = ["-mss", str(a.mss)] if a.mss != 1460 else []
-    return ["-routing", ROUTING[routing][2], "-seed", str(seed), "-duration", f"{a.duration:g}",
+    # ns-2's seeds 1, 2, 3... draw in step (export.spread_seed): replicate N runs ns-2 seeded
+    # with spread_seed(N), hoplab with N
+    return ["-routing", ROUTING[routing][2], "-seed", str(spread_seed(seed)), "-duration", f"{a.duration:g}",
             "-maxcwnd", str(max_cwnd), "-rts", "0" if rts_all else "300", *mss, *extra]
 
 

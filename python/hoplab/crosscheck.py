@@ -162,7 +162,7 @@ def crosscheck(scenario: Mapping[str, Any], seeds: list[int], out: Path, *, prog
         if progress:
             progress(f"seed {seed}: ns-2")
         moved = with_movement_of(one, res.movement) if drawn else one
-        script = export_script(moved, trace="trace.tr", comment=f"seed {seed}")
+        script = export_script(moved, trace="trace.tr", comment=f"seed {seed}", spread=True)
         t_ns = _run_ns2(script, out / "ns2" / f"seed-{seed}")
         hop_trace = next(iter(p for n, p in res.trace_files.items() if n == "trace.tr"), None)
         if hop_trace is None:

@@ -6,6 +6,7 @@ difference from seed noise. The run through ns-2 is skipped without `ns`."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import sys
 from pathlib import Path
@@ -110,6 +111,31 @@ def test_summary_ratios_and_the_paired_test():
     assert s["overlap"] and s["p"] == 0.0  # every seed 10 more: the same difference each time
     hop, ns2 = F.sides(rec)
     assert ns2.values[("drops", "RTR CBK")] == [1.0, 1.0, 0.0]  # a reason a run never wrote counts 0 there
+
+
+def test_the_ratio_interval_is_paired():
+    # seed N shares the placement: a network twice as busy in one seed moves both sides alike
+    h, n = [1100.0, 5300.0, 2050.0, 9000.0], [1000.0, 5000.0, 2000.0, 8500.0]
+    lo, hi = F.ratio_ci(h, n)
+    r = sum(h) / sum(n)
+    assert lo < r < hi and 1 < lo and hi - lo < 0.05  # unpaired, this spread would swallow the 5 %
+    assert F.ratio_ci([2.0, 4.0, 6.0], [1.0, 2.0, 3.0]) == (2.0, 2.0)
+    lo, hi = F.ratio_ci([90.0, 110.0, 100.0], [110.0, 90.0, 100.0])
+    assert lo < 1 < hi
+    assert all(map(math.isnan, F.ratio_ci([1.0], [1.0]))) and all(map(math.isnan, F.ratio_ci([1.0, 2.0], [0.0, 0.0])))
+
+
+def test_ns2_runs_are_seeded_apart():
+    # ns-2's `seed S` fills MRG32k3a's state with S: seeds 1, 2, 3 draw in step; crosscheck and the
+    # corpus give ns-2 a hash of the seed. Pinned: the ns-2 cache is keyed by the scripts.
+    from hoplab.formats.ns2.script.export import spread_seed
+
+    assert [spread_seed(n) for n in (1, 2, 3)] == [1294668924, 2046307919, 1328407426]
+    seeds = [spread_seed(n) for n in range(1000)]
+    assert len(set(seeds)) == 1000 and all(0 < s < 2**31 - 1 for s in seeds)
+    sc = {**F.prepared(CORPUS[25]), "seed": 2}
+    assert "$defaultRNG seed 2046307919" in export_script(sc, spread=True)
+    assert "$defaultRNG seed 2\n" in export_script(sc)
 
 
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (apt-get install ns2)")

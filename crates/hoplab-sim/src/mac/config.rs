@@ -26,6 +26,10 @@ pub struct Mac {
     /// Routing packets go ahead of data in the interface queue (ns-2
     /// PriQueue `Prefer_Routing_Protocols 1`); false: one FIFO (mac/ifq.rs).
     pub queue_routing_first: bool,
+    /// ns-2's CMUPriQueue, the queue its DSR runs on: four queues served in
+    /// strict order (routing, real-time, TCP ACKs, the rest), each holding
+    /// `queue_limit` (mac/ifq.rs). Overrides `queue_routing_first`.
+    pub queue_classes: bool,
     /// Reset a NAV set by an overheard RTS when no frame starts within
     /// 2 SIFS + CTS + 2 slots of the RTS's end (IEEE 802.11-1999 §9.2.5.4,
     /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
@@ -95,6 +99,7 @@ impl Default for Mac {
             preamble: Preamble::Long,
             queue_limit: 50,
             queue_routing_first: true,
+            queue_classes: false,
             nav_reset: false,
             idle_backoff: false,
             idle_defer: false,

@@ -8,9 +8,15 @@
 //! PriQueue::recvHighPriority puts each at the very head (enqueHead), so the
 //! newest goes first, and only for DSR, AODV, AOMDV, TORA, MDART and
 //! PT_MESSAGE (DSDV) packets (priqueue.cc PriQueue::recv).
+//!
+//! `mac.queue_classes` is ns-2's CMUPriQueue, which its DSR agent requires
+//! (queue/dsr-priqueue.cc): one queue per class, each of the full limit,
+//! served in class order (routing, real-time, TCP ACKs, the rest), and a
+//! packet meeting its class's queue full is dropped. hoplab has no real-time
+//! traffic, so three classes are used.
 
 use crate::time::SimTime;
-use crate::wire::{NodeId, Packet};
+use crate::wire::{NodeId, Packet, PacketType};
 use std::collections::VecDeque;
 
 pub struct Ifq {
@@ -23,16 +29,34 @@ pub struct Ifq {
     pub max_len: u32,
     /// Routing packets ahead of data (false: plain FIFO).
     routing_first: bool,
+    /// CMUPriQueue's classes, `q` kept in class order; packets per class.
+    classes: Option<[usize; 3]>,
+}
+
+/// A packet's CMUPriQueue class (dsr-priqueue.cc prq_assign_queue): routing
+/// (IFQ_RTPROTO), TCP ACKs (PT_ACK, IFQ_LOWDELAY), the rest (IFQ_NORMAL).
+fn class(p: &Packet) -> usize {
+    match p.ptype() {
+        PacketType::Routing => 0,
+        PacketType::Ack => 1,
+        _ => 2,
+    }
 }
 
 impl Ifq {
     pub fn new(limit: usize) -> Ifq {
-        Ifq { q: VecDeque::with_capacity(limit.min(64)), limit, area: 0, last_change: SimTime::ZERO, max_len: 0, routing_first: true }
+        Ifq { q: VecDeque::with_capacity(limit.min(64)), limit, area: 0, last_change: SimTime::ZERO, max_len: 0, routing_first: true, classes: None }
     }
 
     /// `mac.queue_routing_first`: false makes the queue one FIFO.
     pub fn with_routing_first(mut self, on: bool) -> Ifq {
         self.routing_first = on;
+        self
+    }
+
+    /// `mac.queue_classes`: ns-2's CMUPriQueue.
+    pub fn with_classes(mut self, on: bool) -> Ifq {
+        self.classes = on.then_some([0; 3]);
         self
     }
 
@@ -46,7 +70,15 @@ impl Ifq {
     /// when a routing packet must get in), if any.
     pub fn enqueue(&mut self, now: SimTime, p: Packet, next_hop: NodeId) -> Option<Packet> {
         self.account(now);
-        if self.routing_first && p.is_routing() {
+        if let Some(counts) = self.classes.as_mut() {
+            let c = class(&p);
+            if counts[c] >= self.limit {
+                return Some(p); // dsr-priqueue.cc prq_enqueue: DROP_IFQ_QFULL
+            }
+            counts[c] += 1;
+            let at = self.q.partition_point(|(q, _)| class(q) <= c);
+            self.q.insert(at, (p, next_hop));
+        } else if self.routing_first && p.is_routing() {
             let at = self.q.iter().position(|(q, _)| !q.is_routing()).unwrap_or(self.q.len());
             self.q.insert(at, (p, next_hop));
             if self.q.len() > self.limit {
@@ -66,7 +98,11 @@ impl Ifq {
             return None;
         }
         self.account(now);
-        self.q.pop_front()
+        let head = self.q.pop_front();
+        if let (Some(counts), Some((p, _))) = (self.classes.as_mut(), head.as_ref()) {
+            counts[class(p)] -= 1;
+        }
+        head
     }
 
     /// Remove every packet queued for `next_hop` (a broken link), in order.
@@ -74,6 +110,11 @@ impl Ifq {
         self.account(now);
         let (gone, kept): (VecDeque<_>, VecDeque<_>) = self.q.drain(..).partition(|(_, nh)| *nh == next_hop);
         self.q = kept;
+        if let Some(counts) = self.classes.as_mut() {
+            for (p, _) in &gone {
+                counts[class(p)] -= 1;
+            }
+        }
         gone.into_iter().map(|(p, _)| p).collect()
     }
 
@@ -153,6 +194,34 @@ mod tests {
         assert_eq!(q.enqueue(SimTime(0), routing(5), 1).map(|p| p.uid), Some(5));
         assert_eq!(q.dequeue(SimTime(0)).map(|(p, _)| p.uid), Some(1));
         assert_eq!(order(&q), [2, 3, 4]);
+    }
+
+    fn ack(uid: u64) -> Packet {
+        use crate::wire::tcp::{Ecn, SackBlocks, TcpSegment};
+        let seg = TcpSegment { flow: 0, seqno: 0, ackno: uid, payload: 0, options: 0, sack: SackBlocks::default(), retransmit: false, window: None, ecn: Ecn::default(), adtcp: None, checksum: 0, syn: false, headers: 40 };
+        Packet::new(uid, 1, 0, Body::Tcp(seg), SimTime::ZERO)
+    }
+
+    #[test]
+    fn cmu_priqueue_classes() {
+        // ns-2 CMUPriQueue: routing, then TCP ACKs, then the rest, each in
+        // arrival order and each with its own limit.
+        let mut q = Ifq::new(2).with_classes(true);
+        for p in [pkt(1), ack(2), routing(3), pkt(4), ack(5), routing(6)] {
+            assert!(q.enqueue(SimTime(0), p, 1).is_none());
+        }
+        assert_eq!(order(&q), [3, 6, 2, 5, 1, 4]);
+        // A full class drops what arrives for it, whatever the others hold.
+        assert_eq!(q.enqueue(SimTime(0), pkt(7), 1).map(|p| p.uid), Some(7));
+        assert_eq!(q.enqueue(SimTime(0), ack(8), 1).map(|p| p.uid), Some(8));
+        assert_eq!(q.dequeue(SimTime(0)).map(|(p, _)| p.uid), Some(3));
+        assert!(q.enqueue(SimTime(0), routing(9), 1).is_none());
+        assert_eq!(order(&q), [6, 9, 2, 5, 1, 4]);
+        // Purging a next hop frees its packets' places.
+        assert!(q.enqueue(SimTime(0), ack(10), 2).is_some());
+        assert_eq!(q.purge(SimTime(0), 1).len(), 6);
+        assert!(q.enqueue(SimTime(0), ack(11), 2).is_none());
+        assert_eq!(order(&q), [11]);
     }
 
     #[test]

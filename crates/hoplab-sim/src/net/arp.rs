@@ -16,8 +16,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArpMode {
     /// ns-2 (`mac/arp.cc` `arpresolve`): hold one packet per address; a
-    /// newer one displaces it (DROP_IFQ_ARP_FULL). Learns from every ARP
-    /// packet heard, as `arpinput` does.
+    /// newer one displaces it (DROP_IFQ_ARP_FULL). No timer: every packet
+    /// for the address sends a request, and the one after the third fails
+    /// with the held one. Learns from every ARP packet heard, as `arpinput`
+    /// does.
     Ns2,
     /// A modern stack (RFC 1122 §2.3.2.2 "SHOULD save at least one"; Linux
     /// `unres_qlen`): hold up to this many, dropping the oldest beyond.
@@ -49,8 +51,9 @@ pub const MAX_REQUESTS: u32 = 3;
 struct Pending {
     held: VecDeque<Packet>,
     requests: u32,
-    /// When to retransmit, or give up after the last request.
-    next_at: SimTime,
+    /// When to retransmit, or give up after the last request (none in
+    /// ns-2's mode, which has no timer).
+    next_at: Option<SimTime>,
 }
 
 pub struct Arp {
@@ -105,13 +108,13 @@ impl Arp {
             out.push(ArpOut::Send { next_hop, packet });
             return;
         }
+        let limit = match self.mode {
+            ArpMode::Ns2 => return self.resolve_ns2(now, next_hop, packet, out),
+            ArpMode::Queue(n) => n as usize,
+        };
         if let Some(p) = self.pending.get_mut(&next_hop) {
             // Already asking; at most one request per second (RFC 1122
             // §2.3.2.1), so only hold the packet.
-            let limit = match self.mode {
-                ArpMode::Ns2 => 1,
-                ArpMode::Queue(n) => n as usize,
-            };
             p.held.push_back(packet);
             while p.held.len() > limit {
                 let old = p.held.pop_front().expect("non-empty");
@@ -120,12 +123,35 @@ impl Arp {
             return;
         }
         let mut held = VecDeque::new();
-        if self.mode == ArpMode::Queue(0) {
+        if limit == 0 {
             out.push(ArpOut::Drop { packet, reason: DropReason::Arp });
         } else {
             held.push_back(packet);
         }
-        self.pending.insert(next_hop, Pending { held, requests: 1, next_at: now + REQUEST_INTERVAL });
+        self.pending.insert(next_hop, Pending { held, requests: 1, next_at: Some(now + REQUEST_INTERVAL) });
+        out.push(self.request(now, next_hop));
+    }
+
+    /// ns-2 mac/arp.cc `arpresolve`: each packet for an unresolved address
+    /// counts a request and sends it, displacing the packet held before it;
+    /// the packet that finds three requests already sent fails, with the
+    /// held one, to the transmit-failure callback, and the count starts
+    /// again. The entry never expires.
+    fn resolve_ns2(&mut self, now: SimTime, next_hop: NodeId, packet: Packet, out: &mut Vec<ArpOut>) {
+        let p = self.pending.entry(next_hop).or_insert_with(|| Pending { held: VecDeque::new(), requests: 0, next_at: None });
+        if p.requests >= MAX_REQUESTS {
+            p.requests = 0;
+            if let Some(held) = p.held.pop_front() {
+                out.push(ArpOut::Failed { next_hop, packet: held });
+            }
+            out.push(ArpOut::Failed { next_hop, packet });
+            return;
+        }
+        p.requests += 1;
+        if let Some(old) = p.held.pop_front() {
+            out.push(ArpOut::Drop { packet: old, reason: DropReason::Arp });
+        }
+        p.held.push_back(packet);
         out.push(self.request(now, next_hop));
     }
 
@@ -159,11 +185,11 @@ impl Arp {
     }
 
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        self.pending.values().map(|p| p.next_at).min()
+        self.pending.values().filter_map(|p| p.next_at).min()
     }
 
     pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<ArpOut>) {
-        let due: Vec<NodeId> = self.pending.iter().filter(|(_, p)| p.next_at <= now).map(|(&a, _)| a).collect();
+        let due: Vec<NodeId> = self.pending.iter().filter(|(_, p)| p.next_at.is_some_and(|t| t <= now)).map(|(&a, _)| a).collect();
         for addr in due {
             let p = self.pending.get_mut(&addr).expect("due entry");
             if p.requests >= MAX_REQUESTS {
@@ -175,7 +201,7 @@ impl Arp {
                 }
             } else {
                 p.requests += 1;
-                p.next_at = now + REQUEST_INTERVAL;
+                p.next_at = Some(now + REQUEST_INTERVAL);
                 out.push(self.request(now, addr));
             }
         }
@@ -199,6 +225,15 @@ mod tests {
         out.iter()
             .filter_map(|o| match o {
                 ArpOut::Send { next_hop, packet } => Some((*next_hop, packet.uid)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn failed(out: &[ArpOut]) -> Vec<(NodeId, u64)> {
+        out.iter()
+            .filter_map(|o| match o {
+                ArpOut::Failed { next_hop, packet } => Some((*next_hop, packet.uid)),
                 _ => None,
             })
             .collect()
@@ -269,6 +304,29 @@ mod tests {
     }
 
     #[test]
+    fn ns2_mode_asks_per_packet_and_fails_the_fourth() {
+        // ns-2 arp.cc arpresolve: no timer, a request per packet; the packet
+        // that finds three requests sent fails with the held one.
+        let mut a = Arp::new(0, ArpMode::Ns2);
+        let mut out = vec![];
+        for uid in 1..=3 {
+            a.resolve(secs(uid as f64 * 0.01), 1, data(uid, 5), &mut out);
+        }
+        assert_eq!(requests(&out), vec![1, 1, 1]);
+        assert_eq!(a.poll_timeout(), None, "no retransmission timer");
+        let mut out = vec![];
+        a.resolve(secs(0.04), 1, data(4, 5), &mut out);
+        assert_eq!(failed(&out), vec![(1, 3), (1, 4)]);
+        assert!(requests(&out).is_empty() && dropped(&out).is_empty());
+        assert_eq!(a.held(1), 0);
+        // The count starts again: the next packet asks and is held.
+        let mut out = vec![];
+        a.resolve(secs(50.0), 1, data(5, 5), &mut out);
+        assert_eq!(requests(&out), vec![1]);
+        assert_eq!(a.held(1), 1);
+    }
+
+    #[test]
     fn queue_mode_holds_up_to_the_limit() {
         let mut a = Arp::new(0, ArpMode::Queue(2));
         let mut out = vec![];
@@ -304,14 +362,7 @@ mod tests {
         let mut out = vec![];
         a.handle_timeout(secs(3.0), &mut out);
         assert!(requests(&out).is_empty());
-        let failed: Vec<(NodeId, u64)> = out
-            .iter()
-            .filter_map(|o| match o {
-                ArpOut::Failed { next_hop, packet } => Some((*next_hop, packet.uid)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(failed, vec![(1, 1), (1, 2)]);
+        assert_eq!(failed(&out), vec![(1, 1), (1, 2)]);
         assert_eq!(a.poll_timeout(), None);
         assert!(!a.is_resolved(1));
         // A later packet starts a fresh resolution.

@@ -33,8 +33,10 @@ impl Default for Lred {
 #[serde(deny_unknown_fields, default)]
 pub struct Link {
     /// ARP behaviour: "ns2" keeps one packet per unresolved address and drops
-    /// the older (seed 002 §8.1.2); "queue" holds up to `arp_queue_limit`;
-    /// "off" resolves instantly.
+    /// the older (seed 002 §8.1.2), sends a request for every packet and
+    /// fails the fourth to routing (ns-2 arp.cc); "queue" holds up to
+    /// `arp_queue_limit` and asks once a second (RFC 1122); "off" resolves
+    /// instantly.
     pub arp: ArpKind,
     pub arp_queue_limit: u32,
     /// ns-2 LL delay_ (mac/ll.cc LL::sendDown, LL::sendUp), µs: a packet

@@ -82,6 +82,10 @@ pub struct Ns2Numbering {
     /// The routing agent is AODV: ns-2 aodv.cc `recv` sets a packet it
     /// originates to TTL `NETWORK_DIAMETER` (30) once the agent hands it down.
     pub aodv: bool,
+    /// The interface queue is ns-2's CMUPriQueue (`mac.queue_classes`),
+    /// which drops with a reason, `DROP_IFQ_QFULL` (dsr-priqueue.cc
+    /// prq_enqueue), where a drop-tail queue gives none.
+    pub cmu_ifq: bool,
 }
 
 /// ns-2's default IP TTL (ip.h `IP_DEF_TTL`).
@@ -181,11 +185,13 @@ struct Rec<'a> {
 }
 
 /// The reason as ns-2's trace prints it (trace/cmu-trace.h), where that
-/// differs from the drops table's code: a full interface queue drops with no
-/// reason (queue/drop-tail.cc `drop(p)`: "---"), and a routing agent's full
-/// buffer is `DROP_RTR_QFULL`, printed "IFQ".
-fn ns2_code(r: DropReason) -> &'static str {
+/// differs from the drops table's code: a full drop-tail interface queue
+/// drops with no reason (queue/drop-tail.cc `drop(p)`: "---"), CMUPriQueue
+/// with `DROP_IFQ_QFULL` ("IFQ"), and a routing agent's full buffer is
+/// `DROP_RTR_QFULL`, printed "IFQ".
+fn ns2_code(r: DropReason, numbering: Ns2Numbering) -> &'static str {
     match r {
+        DropReason::Ifq if numbering.cmu_ifq => "IFQ",
         DropReason::Ifq => "---",
         DropReason::Qfull => "IFQ",
         _ => r.code(),
@@ -214,7 +220,7 @@ impl<'a> Rec<'a> {
             (_, What::Drop) => {
                 let r = ev.reason.unwrap_or(DropReason::End);
                 let level = if r == DropReason::Col { "MAC" } else { r.layer() };
-                ('D', level, ns2_code(r))
+                ('D', level, ns2_code(r, numbering))
             }
             _ => return None,
         };

@@ -54,12 +54,13 @@ pub const PROFILE: &[Entry] = &[
     ns2("radio.capture_model", "\"ns2\"", "mac/mac-802_11.cc Mac802_11::recv: one-interferer CPThresh test, capture() / collision()"),
     ns2("radio.lock_while_transmitting", "true", "mac/mac-802_11.cc Mac802_11::recv: a frame starting during tx_active_ is marked in error but held"),
     // --- link ---
-    ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address"),
+    ns2("link.arp", "\"ns2\"", "mac/arp.cc ARPTable::arpresolve: one packet held per unresolved address, a request per packet, the fourth fails to routing"),
     ns2("link.delay_us", "25.0", "ns-default.tcl: LL set delay_ 25us (mac/ll.cc LL::sendDown, LL::sendUp)"),
     ns2("link.refill_before_failure_sends", "true", "mac/mac-802_11.cc RetransmitRTS, RetransmitDATA: xmit_failure_ runs, the agent's packets are events at delay 0, tx_resume() takes the queue's head first"),
     ns2("mac.data_rate_mbps", "1.0", "ns-default.tcl: Mac/802_11 set dataRate_ 1Mb (a script that sets no rate sends data at 1 Mbit/s)"),
     // --- routing ---
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"aodv\""), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
+    ns2_if("mac.queue_classes", "true", ("routing.protocol", "\"dsr\""), "tcl/mobility/dsr.tcl: ns-2's DSR agent runs on CMUPriQueue (queue/dsr-priqueue.cc), its ACKs ahead of data"),
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"dsr\""), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---
     ns2("tcp.mss_bytes", "1000", "ns-default.tcl: Agent/TCP set packetSize_ 1000 (payload; +40 B TCP/IP, tcp.cc)"),

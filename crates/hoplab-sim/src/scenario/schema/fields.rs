@@ -171,6 +171,7 @@ pub const FIELDS: &[Field] = &[
     o("mac.preamble", "\"long\" | \"short\"", "IEEE 802.11-1999 DSSS (long)", "PLCP preamble"),
     n("mac.queue_limit", "integer", "packets", BUFFER, "ns-2 PriQueue (50)", "interface queue capacity"),
     o("mac.queue_routing_first", "bool", "ns-2 Queue/DropTail/PriQueue Prefer_Routing_Protocols (priqueue.cc PriQueue::recv; ns-default.tcl: 1)", "routing packets go ahead of data in the interface queue (in their arrival order; ns-2 puts each at the head); false: one FIFO"),
+    o("mac.queue_classes", "bool", "ns-2 CMUPriQueue, the queue of its DSR (queue/dsr-priqueue.cc prq_assign_queue, prq_enqueue)", "four interface queues served in strict order: routing, real-time, TCP ACKs, the rest; each holds queue_limit and drops what meets it full"),
     o("mac.nav_reset", "bool", "IEEE 802.11-1999 §9.2.5.4 (ns-2: off)", "reset a NAV set by an unanswered RTS"),
     o("mac.idle_backoff", "bool", "ns-2 Mac802_11::send (IEEE 802.11-1999 §9.2.5.1: none)", "a frame that finds the medium idle still waits DIFS + a backoff"),
     o("mac.idle_defer", "bool", "ns-2 Mac/802_11 bugFix_timer_ false (mac-802_11.cc Mac802_11::send, deferHandler, check_pktRTS, check_pktTx, tx_resume)", "with idle_backoff: that wait is ns-2's defer timer, DIFS + k slots that do not pause while the medium is busy; busy at its end: CW doubles and a backoff follows"),

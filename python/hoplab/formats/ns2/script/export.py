@@ -122,9 +122,27 @@ def _ranges_to_thresholds(r: dict[str, Any]) -> None:
             radio[thr] = _threshold_at(radio, float(d))
 
 
-def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: str = "") -> str:
+def spread_seed(seed: int) -> int:
+    """An ns-2 seed for hoplab's ``seed`` whose draws are independent of its
+    neighbours'. ns-2's `$defaultRNG seed S` fills all six words of
+    MRG32k3a's state with S (tools/rng.cc RNG::set_seed), and the generator
+    is linear, so draw k of seed S is frac(S * c_k): seeds 1, 2, 3 begin
+    0.0003, 0.0007, 0.0010 and keep drawing in step. A SplitMix64 hash of
+    the seed (Steele et al., OOPSLA 2014) breaks that line."""
+    m = (1 << 64) - 1
+    x = (seed + 0x9E3779B97F4A7C15) & m
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & m
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & m
+    x ^= x >> 31
+    return x % 2147483646 + 1  # RNG::command refuses 0 and MAXINT and above
+
+
+def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: str = "",
+                  spread: bool = False) -> str:
     """``sc`` (a scenario dict) as an ns-2 script that writes its old-format
-    trace (agent and router levels) to ``trace``; read with compat = "ns2"."""
+    trace (agent and router levels) to ``trace``; read with compat = "ns2".
+    ``spread``: seed ns-2 with spread_seed(seed) instead of the seed itself,
+    for runs meant as independent replicates."""
     r = resolved(ns2_reading(sc))
     _ranges_to_thresholds(r)
     proto = r["routing"]["protocol"]
@@ -175,7 +193,9 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     xs, ys = [x + dx for x in xs], [y + dy for y in ys]
     w("")
     w("set ns_ [new Simulator]")
-    w(f"$defaultRNG seed {int(r['seed'])}")
+    if spread:
+        w(f"# hoplab seed {int(r['seed'])}, spread: ns-2's seeds 1, 2, 3... draw in step")
+    w(f"$defaultRNG seed {spread_seed(int(r['seed'])) if spread else int(r['seed'])}")
     w(f"set tracefd [open {_tcl_word(trace)} w]")
     w("$ns_ trace-all $tracefd")
     w("set topo [new Topography]")
@@ -185,6 +205,9 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     if prop is None:
         raise ExportError(f"radio.propagation = {r['radio']['propagation']!r}: not an ns-2.35 propagation model")
     ifq = "CMUPriQueue" if proto == "dsr" else "Queue/DropTail/PriQueue"
+    if proto == "dsr" and int(r["mac"]["queue_limit"]) != 50:
+        raise ExportError(f"mac.queue_limit = {r['mac']['queue_limit']}: ns-2.35's DSR runs on CMUPriQueue, "
+                          "whose classes hold 50 packets each whatever -ifqLen says (queue/dsr-priqueue.h IFQ_MAXLEN)")
     w(f"$ns_ node-config -adhocRouting {_PROTOCOL[proto]} -llType LL -macType Mac/802_11 -ifqType {ifq} "
       f"-ifqLen {int(r['mac']['queue_limit'])} -antType Antenna/OmniAntenna -propType {prop} "
       "-phyType Phy/WirelessPhy -channelType Channel/WirelessChannel -topoInstance $topo "
