@@ -528,3 +528,19 @@ def test_node_ids_follow_the_engines_address_plan():
     # One address outside it (another /16, or the network address): numbered by appearance.
     assert node_ids(["10.0.0.5", "10.1.0.1"]) == {"10.0.0.5": 0, "10.1.0.1": 1}
     assert node_ids(["10.0.0.0", "10.0.0.2"]) == {"10.0.0.0": 0, "10.0.0.2": 1}
+
+
+def test_a_capture_with_dsdvs_second_ip_header_reads_as_the_run(tmp_path):
+    """ns-2's DSDV charges what a node originates a second IP header
+    (`routing.dsdv.double_ip_header`, on under compat = "ns2"); the capture
+    carries it as IP in IP (RFC 2003) and analyze reads the TCP inside."""
+    sc = {"compat": "ns2", "duration_s": 40.0, "topology": {"kind": "chain", "nodes": 3, "spacing_m": 200.0},
+          "routing": {"protocol": "dsdv", "dsdv": {"use_settling": False}},
+          "flows": [{"kind": "ftp", "src": 0, "dst": 2}],
+          "trace": {"formats": ["pcap"], "pcap": "channel"}}
+    r = hoplab.run(sc, seed=1, trace_dir=tmp_path)
+    s = r.flows.iloc[0]
+    assert s.bytes_delivered > 100_000
+    a = analyze(tmp_path / "channel.pcap").flows.iloc[0]
+    assert (a.src, a.dst) == (0, 2)
+    assert a.bytes_delivered == pytest.approx(s.bytes_delivered, rel=0.01)

@@ -208,11 +208,13 @@ impl World {
     /// as the run goes. Call before running.
     pub fn stream_trace(&mut self, dir: &std::path::Path) -> Result<(), TraceError> {
         let sc = &self.scenario;
-        let pcap = crate::trace::pcap::PcapOptions::new(&sc.mac, &sc.flows, &sc.tcp);
+        let mut pcap = crate::trace::pcap::PcapOptions::new(&sc.mac, &sc.flows, &sc.tcp);
+        pcap.wire.ip_in_ip = matches!(sc.routing.resolve(), Ok(RoutingConfig::Dsdv(c)) if c.double_ip_header);
         let numbering = crate::trace::ns2::Ns2Numbering {
             ns2: sc.compat.name() == "ns2",
             aodv: sc.routing.protocol.name() == "aodv",
             cmu_ifq: sc.mac.queue_classes,
+            dsr: sc.compat.name() == "ns2" && sc.routing.protocol.name() == "dsr",
         };
         let files = crate::trace::open::sinks(&sc.trace, dir, &pcap, numbering, self.nodes.len() as u32)?;
         if files.is_empty() {

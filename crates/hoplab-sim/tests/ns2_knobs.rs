@@ -236,3 +236,20 @@ fn cmu_priqueue_puts_acks_ahead_of_data() {
     assert!(acks_classes * 3.0 < acks_fifo, "ACKs wait {acks_classes} s with classes, {acks_fifo} s in one queue");
     assert!(acks_classes * 3.0 < data_classes, "with classes ACKs wait {acks_classes} s, data {data_classes} s");
 }
+
+/// `routing.dsdv.double_ip_header` (ns-2 dsdv.cc recv): what a node
+/// originates, TCP data and ACKs alike, is 20 bytes longer; what it relays
+/// keeps its size.
+#[test]
+fn dsdv_charges_a_second_ip_header() {
+    let sc = |double: bool| chain(3, 40.0, &format!("[routing]\nprotocol = \"dsdv\"\n[routing.dsdv]\ndouble_ip_header = {double}\nuse_settling = false\n[[flows]]\nkind = \"ftp\"\nsrc = 0\ndst = 2\n"));
+    let sizes = |out: &RunOutput, node: u32, event: &str, ty: &str| -> std::collections::BTreeSet<i64> {
+        out.trace.iter().filter(|r| r.node == node && r.layer == "RTR" && r.event == event && r.packet_type == ty).map(|r| r.size_bytes).collect()
+    };
+    let (one, two) = (run_toml(&sc(false), 1), run_toml(&sc(true), 1));
+    assert_eq!(sizes(&one, 0, "send", "tcp").last(), Some(&1500));
+    assert_eq!(sizes(&two, 0, "send", "tcp").last(), Some(&1520));
+    assert_eq!(sizes(&two, 1, "fwd", "tcp").last(), Some(&1520), "relayed as it came");
+    assert_eq!(sizes(&two, 2, "send", "ack"), [60].into());
+    assert!(two.flows[0].bytes_delivered < one.flows[0].bytes_delivered, "more airtime per segment");
+}

@@ -58,8 +58,9 @@ def _ip(buf: bytes, orig_extra: int) -> tuple[dpkt.Packet, int] | None:
     if not buf:
         return None
     v = buf[0] >> 4
-    # Only TCP (6), or TCP inside DSR's header (48), is read: skip the rest unparsed.
-    if v == 4 and (len(buf) < 20 or buf[9] not in (6, 48)) or v == 6 and (len(buf) < 40 or buf[6] != 6):
+    # Only TCP (6), TCP inside DSR's header (48) or inside a second IP header (4, RFC 2003: ns-2's
+    # DSDV charges one) is read: skip the rest unparsed.
+    if v == 4 and (len(buf) < 20 or buf[9] not in (6, 48, 4)) or v == 6 and (len(buf) < 40 or buf[6] != 6):
         return None
     try:
         if v == 4:
@@ -162,6 +163,12 @@ def decode(linktype: int, time_ns: int, data: bytes, orig_len: int) -> Segment |
             tcp = dpkt.tcp.TCP(tcp[extra:])
         except (dpkt.UnpackError, struct.error, ValueError):
             return None
+    elif getattr(ip, "p", None) == 4:
+        try:
+            inner = tcp if isinstance(tcp, dpkt.ip.IP) else dpkt.ip.IP(bytes(tcp))
+        except (dpkt.UnpackError, struct.error, ValueError):
+            return None
+        tcp, extra = inner.data, inner.hl * 4
     if not isinstance(tcp, dpkt.tcp.TCP):
         return None
     if isinstance(ip, dpkt.ip.IP):

@@ -86,6 +86,10 @@ pub struct Ns2Numbering {
     /// which drops with a reason, `DROP_IFQ_QFULL` (dsr-priqueue.cc
     /// prq_enqueue), where a drop-tail queue gives none.
     pub cmu_ifq: bool,
+    /// The routing agent is CMU DSR read as ns-2: its send buffer drops
+    /// what it sheds when full as `DROP_RTR_QTIMEOUT` too (dsragent.cc
+    /// dropSendBuff), where hoplab's table says QFULL.
+    pub dsr: bool,
 }
 
 /// ns-2's default IP TTL (ip.h `IP_DEF_TTL`).
@@ -193,6 +197,7 @@ fn ns2_code(r: DropReason, numbering: Ns2Numbering) -> &'static str {
     match r {
         DropReason::Ifq if numbering.cmu_ifq => "IFQ",
         DropReason::Ifq => "---",
+        DropReason::Qfull if numbering.dsr => "TOUT",
         DropReason::Qfull => "IFQ",
         _ => r.code(),
     }

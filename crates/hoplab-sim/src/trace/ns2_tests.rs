@@ -462,7 +462,7 @@ fn numbered_line(ev: &TraceEvent<'_>, numbering: Ns2Numbering) -> String {
 /// MAC header on AGT/RTR lines stays unset).
 #[test]
 fn ns2_numbering_prints_ttl_hop_counts_and_next_hops_as_ns2_does() {
-    let aodv = Ns2Numbering { ns2: true, aodv: true, cmu_ifq: false };
+    let aodv = Ns2Numbering { ns2: true, aodv: true, cmu_ifq: false, dsr: false };
     let p = SYN();
     let agt = Ev { time: "1.000000000", node: 0, layer: Layer::Agt, what: What::Send, frame: None, packet: Some(&p), reason: None };
     assert_eq!(numbered_line(&agt.event(), aodv), "s 1.000000000 _0_ AGT  --- 0 tcp 40 [0 0 0 0] ------- [0:0 4:0 32 0] [0 0] 0 0");
@@ -474,7 +474,7 @@ fn ns2_numbering_prints_ttl_hop_counts_and_next_hops_as_ns2_does() {
     let ev = TraceEvent { next_hop: Some(2), ..fwd.event() };
     assert_eq!(numbered_line(&ev, aodv), "f 1.029305829 _1_ RTR  --- 0 tcp 40 [0 0 0 0] ------- [0:0 4:0 29 2] [0 0] 1 0");
     // Without AODV (DSR, DSDV): ns-2's 32, one off per forward.
-    let dsr = Ns2Numbering { ns2: true, aodv: false, cmu_ifq: true };
+    let dsr = Ns2Numbering { ns2: true, aodv: false, cmu_ifq: true, dsr: true };
     assert!(numbered_line(&ev, dsr).contains("[0:0 4:0 31 2]"));
     // The standards' reading prints hoplab's own TTL.
     assert!(numbered_line(&ev, Ns2Numbering::default()).contains("[0:0 4:0 63 2]"));
@@ -488,6 +488,10 @@ fn ns2_numbering_prints_ttl_hop_counts_and_next_hops_as_ns2_does() {
     let full = Ev { time: "20.5", node: 0, layer: Layer::Mac, what: What::Drop, frame: None, packet: Some(&d), reason: Some(DropReason::Ifq) };
     assert!(numbered_line(&full.event(), dsr).starts_with("D 20.500000000 _0_ IFQ  IFQ 99 tcp "));
     assert!(numbered_line(&full.event(), aodv).starts_with("D 20.500000000 _0_ IFQ  --- 99 tcp "));
+    // CMU DSR's full send buffer sheds with DROP_RTR_QTIMEOUT; AODV's and DSDV's with DROP_RTR_QFULL.
+    let shed = Ev { layer: Layer::Rtr, reason: Some(DropReason::Qfull), ..full };
+    assert!(numbered_line(&shed.event(), dsr).starts_with("D 20.500000000 _0_ RTR TOUT 99 tcp "));
+    assert!(numbered_line(&shed.event(), aodv).starts_with("D 20.500000000 _0_ RTR  IFQ 99 tcp "));
 }
 
 /// A withheld CTS is counted in the drops table but ns-2 never logs it

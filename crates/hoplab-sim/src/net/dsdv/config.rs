@@ -47,6 +47,10 @@ pub struct DsdvConfig {
     /// dropped beyond this (ns-2 `MAX_QUEUE_LENGTH` 5, DROP_RTR_QFULL).
     pub max_queue_len: u32,
     pub packet_format: PacketFormat,
+    /// Every packet this node originates (data, TCP ACKs) carries a second
+    /// 20-byte IP header: ns-2 dsdv.cc `recv` adds IP_HDR_LEN to what its
+    /// agents already sized with one (AODV skips TCP there; DSDV does not).
+    pub double_ip_header: bool,
 }
 
 impl Default for DsdvConfig {
@@ -66,6 +70,7 @@ impl Default for DsdvConfig {
             use_mac: false,
             max_queue_len: 5,
             packet_format: PacketFormat::Udp,
+            double_ip_header: false,
         }
     }
 }

@@ -390,7 +390,11 @@ impl Dsdv {
 }
 
 impl Protocol for Dsdv {
-    fn route(&mut self, now: SimTime, packet: Packet, out: &mut Vec<RouteAction>) {
+    fn route(&mut self, now: SimTime, mut packet: Packet, out: &mut Vec<RouteAction>) {
+        if self.cfg.double_ip_header && packet.src == self.me && packet.extra_header == 0 && !packet.is_routing() {
+            // ns-2 dsdv.cc recv: "Add the IP Header" to what this node originates.
+            packet.extra_header = crate::wire::IP_HEADER;
+        }
         if packet.dst == BROADCAST {
             out.push(RouteAction::Send { next_hop: BROADCAST, packet });
             return;

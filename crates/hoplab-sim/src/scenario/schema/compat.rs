@@ -60,6 +60,7 @@ pub const PROFILE: &[Entry] = &[
     ns2("mac.data_rate_mbps", "1.0", "ns-default.tcl: Mac/802_11 set dataRate_ 1Mb (a script that sets no rate sends data at 1 Mbit/s)"),
     // --- routing ---
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"aodv\""), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
+    ns2_if("routing.dsdv.double_ip_header", "true", ("routing.protocol", "\"dsdv\""), "dsdv/dsdv.cc DSDV_Agent::recv: cmh->size() += IP_HDR_LEN for every packet it originates, TCP's included"),
     ns2_if("mac.queue_classes", "true", ("routing.protocol", "\"dsr\""), "tcl/mobility/dsr.tcl: ns-2's DSR agent runs on CMUPriQueue (queue/dsr-priqueue.cc), its ACKs ahead of data"),
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"dsr\""), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---

@@ -291,6 +291,7 @@ pub const FIELDS: &[Field] = &[
     o("routing.dsdv.use_mac", "bool", "ns-2 use_mac_", "link-layer feedback breaks routes"),
     n("routing.dsdv.max_queue_len", "integer", "packets", Range::closed(0.0, 100_000.0, "0 holds nothing; 100,000 packets bounds memory"), "ns-2 MAX_QUEUE_LENGTH", "packets held per destination without a route"),
     o("routing.dsdv.packet_format", "\"udp\" | \"ns2\"", "ns-2 dsdv.cc makeUpdate", "bytes charged per update"),
+    o("routing.dsdv.double_ip_header", "bool", "ns-2 dsdv.cc recv (IP_HDR_LEN)", "packets this node originates carry a second 20-byte IP header"),
     // --- link ---
     o("link.arp", "\"off\" | \"ns2\" | \"queue\"", "seed 002 §8.1.2 (ns2)", "ARP behaviour"),
     n("link.arp_queue_limit", "integer", "packets", BUFFER, "our choice", "packets held per unresolved address (arp = \"queue\")"),

@@ -100,7 +100,7 @@ impl PcapOptions {
             data_rate_bps: (mac.data_rate_mbps * 1e6).round() as u64,
             basic_rate_bps: (mac.basic_rate_mbps * 1e6).round() as u64,
             short_preamble: mac.preamble == Preamble::Short,
-            wire: WireInfo { flows },
+            wire: WireInfo { flows, ip_in_ip: false },
         }
     }
 }

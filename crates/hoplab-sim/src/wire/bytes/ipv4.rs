@@ -6,6 +6,8 @@ pub const PROTO_TCP: u8 = 6;
 pub const PROTO_UDP: u8 = 17;
 /// RFC 4728 §6.1: the DSR Options header.
 pub const PROTO_DSR: u8 = 48;
+/// IP in IP (RFC 2003): an IPv4 header inside another.
+pub const PROTO_IPIP: u8 = 4;
 /// RFC 3692: a protocol number for experiments (hoplab's ns-2-sized DSDV).
 pub const PROTO_EXPERIMENT: u8 = 253;
 

@@ -1,7 +1,7 @@
 //! A packet (or a whole frame) as bytes: which header goes where.
 
 use super::address::{ip, port};
-use super::ipv4::{self, Ipv4, PROTO_DSR, PROTO_EXPERIMENT, PROTO_TCP, PROTO_UDP};
+use super::ipv4::{self, Ipv4, PROTO_DSR, PROTO_EXPERIMENT, PROTO_IPIP, PROTO_TCP, PROTO_UDP};
 use super::llc::{self, ETHERTYPE_ARP, ETHERTYPE_IPV4};
 use super::radiotap::{self, RadioInfo};
 use super::tcp::{self as tcpb, FlowWire};
@@ -14,6 +14,10 @@ use crate::wire::{Body, Frame, Packet, RoutingMsg};
 #[derive(Clone, Debug, Default)]
 pub struct WireInfo {
     pub flows: Vec<FlowWire>,
+    /// A data packet's 20-byte extra header without a source route is a
+    /// second IPv4 header (ns-2's DSDV, `routing.dsdv.double_ip_header`),
+    /// written as IP in IP (RFC 2003) so that readers find both.
+    pub ip_in_ip: bool,
 }
 
 impl WireInfo {
@@ -95,7 +99,13 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
     };
     // A source-routed data packet: the DSR header goes between IP and the
     // transport header (RFC 4728 §6.1).
-    let (proto, dsr_hdr) = if p.extra_header > 0 && !matches!(p.body, Body::Routing(_)) {
+    let second_ip = w.ip_in_ip && p.sr.is_none() && p.extra_header == crate::wire::IP_HEADER;
+    let (proto, dsr_hdr) = if second_ip && !matches!(p.body, Body::Routing(_)) {
+        let inner = Ipv4 { ecn, total_len: (t.len() + 20) as u16, id: p.uid as u16, ttl: p.ttl, proto, src, dst };
+        let mut h = Vec::with_capacity(20);
+        ipv4::encode(&mut h, &inner);
+        (PROTO_IPIP, h)
+    } else if p.extra_header > 0 && !matches!(p.body, Body::Routing(_)) {
         let mut h = Vec::new();
         dsr::encode_data(&mut h, p.sr.as_deref(), p.uid, p.extra_header, proto);
         (PROTO_DSR, h)

@@ -98,7 +98,7 @@ pub(crate) fn samples() -> Vec<(&'static str, Frame)> {
 }
 
 pub(crate) fn wire() -> WireInfo {
-    WireInfo { flows: vec![FlowWire { mss: 1460, syn: false, bytes: None }] }
+    WireInfo { flows: vec![FlowWire { mss: 1460, syn: false, bytes: None }], ip_in_ip: false }
 }
 
 #[test]
@@ -147,6 +147,21 @@ fn every_packet_is_its_hoplab_size_and_checksums_verify() {
             }
         }
     }
+}
+
+#[test]
+fn a_second_ip_header_is_ip_in_ip() {
+    // ns-2's DSDV charges every packet it originates a second IP header
+    // (routing.dsdv.double_ip_header): the capture carries it as RFC 2003.
+    let mut p = pkt(40, 0, 2, Body::Tcp(seg(1, 0, 1460)));
+    p.extra_header = 20;
+    let mut b = Vec::new();
+    encode_packet(&mut b, &p, &WireInfo { ip_in_ip: true, ..wire() });
+    assert_eq!((b.len(), p.size()), (1520, 1520));
+    assert_eq!((u16::from_be_bytes([b[2], b[3]]), b[9]), (1520, 4), "outer: all of it, IP in IP");
+    assert_eq!((u16::from_be_bytes([b[22], b[23]]), b[29]), (1500, 6), "inner: TCP");
+    assert_eq!((internet(&b[..20]), internet(&b[20..40])), (0, 0));
+    assert_eq!(b[12..20], b[32..40], "the same addresses");
 }
 
 #[test]
