@@ -199,6 +199,13 @@ pub struct AodvConfig {
     /// one asked for. Without it, a relay repairing a route (§6.12) hears
     /// replies no fresher than the route it lost, and refuses the longer ones.
     pub dest_increments_seqno: bool,
+    /// A RREQ or RREP received makes or refreshes a one-hop route to the
+    /// neighbour that sent it (RFC 3561 §6.5, §6.7: "a route to the
+    /// previous hop"). ns-2's CMU AODV learns no such route (aodv.cc
+    /// recvRequest, recvReply touch only the originator's and the
+    /// destination's entries), so with movement a route stays as long as
+    /// it was found.
+    pub learn_previous_hop: bool,
     /// A route that expires has its destination sequence number incremented,
     /// as a broken one has (ns-2 aodv.cc rt_purge: `rt->rt_seqno++`); RFC
     /// 3561 §6.11 increments it on a break only. Without it, a node whose
@@ -266,6 +273,7 @@ impl AodvConfig {
             rerr_broadcast: false,
             dest_increments_seqno: false,
             expiry_increments_seqno: false,
+            learn_previous_hop: true,
         }
     }
 
@@ -299,6 +307,7 @@ impl AodvConfig {
             rerr_broadcast: true,
             dest_increments_seqno: true,
             expiry_increments_seqno: true,
+            learn_previous_hop: false,
             ..AodvConfig::rfc3561()
         }
     }

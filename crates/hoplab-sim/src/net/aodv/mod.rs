@@ -705,7 +705,9 @@ impl Aodv {
             return;
         }
         let art = now + self.cfg.active_route_timeout();
-        self.table.neighbor(from, art);
+        if self.cfg.learn_previous_hop {
+            self.table.neighbor(from, art);
+        }
         if m.orig == self.me {
             return;
         }
@@ -826,7 +828,9 @@ impl Aodv {
     /// `ip`: the packet that carried it (ns-2 relays forward that packet).
     fn on_rrep(&mut self, now: SimTime, from: NodeId, ip: &Carrier, m: Rrep, out: &mut Vec<RouteAction>) {
         let art = self.cfg.active_route_timeout();
-        self.table.neighbor(from, now + art);
+        if self.cfg.learn_previous_hop {
+            self.table.neighbor(from, now + art);
+        }
         if m.ack_required {
             self.unicast(now, from, AodvMsg::RrepAck, out);
         }

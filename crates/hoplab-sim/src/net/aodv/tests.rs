@@ -892,9 +892,11 @@ fn ns2_link_failure_flushes_the_queue_and_drops_own_packets() {
         })
         .collect();
     assert_eq!(rerrs.len(), 1, "sent at once, no jitter");
-    assert_eq!(rerrs[0].dests.iter().map(|d| d.0).collect::<Vec<_>>(), vec![1, 4, 5]);
+    // CMU AODV learns no route to the neighbour a RREP came from (recvReply).
+    assert!(a.table.get(1).is_none());
+    assert_eq!(rerrs[0].dests.iter().map(|d| d.0).collect::<Vec<_>>(), vec![4, 5]);
     assert!(rreqs(&out).is_empty(), "the failed packet is not re-routed");
-    for d in [1, 4, 5] {
+    for d in [4, 5] {
         assert_eq!(a.table.get(d).unwrap().state, State::Invalid);
     }
     // What the interface queue held for 1 comes back and is dropped, own or not.
@@ -1104,4 +1106,21 @@ fn an_ns2_route_that_expires_asks_for_a_fresher_number() {
     assert_eq!(after, Some((State::Invalid, b)), "RFC 3561: expiry keeps the number");
     let (b, after) = asked(&cmu());
     assert_eq!(after, Some((State::Invalid, b.wrapping_add(1))), "ns-2 rt_purge: seqno++");
+}
+
+/// RFC 3561 §6.5: a RREQ relayed by neighbour 2 makes a one-hop route to 2,
+/// even over a longer valid one; ns-2's CMU AODV (recvRequest) touches only
+/// the originator's entry.
+#[test]
+fn a_relayed_rreq_makes_a_route_to_the_relay_unless_cmu() {
+    for (c, learns) in [(cfg(), true), (cmu(), false)] {
+        let mut a = with_routes(&c, &[(2, 5, 3, &[])]);
+        let mut out = vec![];
+        let mut relayed = rreq(7, 1, 9);
+        relayed.hop_count = 2;
+        a.receive(t(0.0), 2, ctl(2, 5, AodvMsg::Rreq(relayed)), &mut out);
+        let r = a.table.get(2).unwrap();
+        assert_eq!((r.hops, r.next_hop) == (1, 2), learns, "{:?}", c.learn_previous_hop);
+        assert_eq!(a.table.get(7).unwrap().next_hop, 2, "the reverse route to the originator either way");
+    }
 }

@@ -217,6 +217,7 @@ pub const FIELDS: &[Field] = &[
     n("routing.aodv.route_sweep_s", "float", S, TIMER, "ns-2 aodv.cc RouteCacheTimer (0.5 s)", "ns2 discovery: period of the sweep that re-sends RREQs"),
     n("routing.aodv.release_spacing_s", "float", S, JITTER, "ns-2 aodv.cc recvReply ARP_DELAY (10 ms)", "gap between packets a reply releases from the buffer"),
     o("routing.aodv.lifetimes", "\"rfc3561\" | \"ns2\"", "RFC 3561 §6.5, §10; ns-2 aodv.h REV_ROUTE_LIFE, MY_ROUTE_TIMEOUT, BCAST_ID_SAVE", "reverse-route, granted-route and RREQ-ID lifetimes"),
+    o("routing.aodv.learn_previous_hop", "bool", "RFC 3561 §6.5, §6.7; ns-2 aodv.cc recvRequest, recvReply: none", "a RREQ or RREP received makes a one-hop route to the neighbour that sent it"),
     o("routing.aodv.dest_increments_seqno", "bool", "RFC 3561 §6.6.1: raised to the one asked for; ns-2 aodv.cc recvRequest: max(seqno, rq_dst_seqno) + 1", "the destination increments its sequence number on every RREQ it answers"),
     o("routing.aodv.expiry_increments_seqno", "bool", "RFC 3561 §6.11: on a break only; ns-2 aodv.cc rt_purge: rt_seqno++ on expiry too", "an expired route's destination sequence number is incremented"),
     o("routing.aodv.rerr_broadcast", "bool", "RFC 3561 §6.11: unicast to a single precursor; ns-2 aodv.cc sendError: always broadcast", "broadcast every RERR"),
