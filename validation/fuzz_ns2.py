@@ -325,8 +325,6 @@ def failure_text(msg: str) -> str:
 def run_one(k: int, scenario: dict[str, Any], seeds: list[int], cache: ScriptCache, work: Path) -> dict[str, Any]:
     """Scenario ``k`` for every seed in both simulators: `cc.crosscheck`'s
     loop, with ns-2's runs taken from the cache when it holds them."""
-    from hoplab.formats.ns2.script.export import export_script, with_movement_of
-
     rec: dict[str, Any] = {"k": k, "scenario": scenario, "seeds": seeds, "build": build_id(),
                            "describe": describe(scenario), "hoplab": [], "ns2": [],
                            "timeline": {"hoplab": [], "ns2": []},
@@ -345,8 +343,7 @@ def run_one(k: int, scenario: dict[str, Any], seeds: list[int], cache: ScriptCac
         t0 = time.perf_counter()
         t_hop, res = cc._run_hoplab(one, work / "hoplab" / f"seed-{seed}")
         tm["hoplab_s"] += time.perf_counter() - t0
-        moved = with_movement_of(one, res.movement) if drawn else one
-        script = export_script(moved, trace="trace.tr", comment=f"seed {seed}", spread=True)
+        script = cc.ns2_script(one, res, drawn)
         cmd = ns2_command(script)
         got = cache.runs.get(cmd)
         if got is None:

@@ -127,6 +127,16 @@ def _run_ns2(script: str, work: Path) -> dict[int, float]:
     return timeouts
 
 
+def ns2_script(one: Mapping[str, Any], res: Any, drawn: bool) -> str:
+    """The ns-2 script of one seed's run (``one``: the scenario with its
+    seed, ``res``: hoplab's result of it): the movement hoplab drew when
+    ``drawn``, and ns-2 seeded apart from its neighbours (export.spread_seed)."""
+    from .formats.ns2.script.export import export_script, with_movement_of
+
+    moved = with_movement_of(one, res.movement) if drawn else one
+    return export_script(moved, trace="trace.tr", comment=f"seed {one['seed']}", spread=True)
+
+
 def _run_hoplab(sc: Mapping[str, Any], work: Path) -> tuple[dict[int, float], Any]:
     from ._run import run
 
@@ -144,7 +154,7 @@ def crosscheck(scenario: Mapping[str, Any], seeds: list[int], out: Path, *, prog
                ) -> tuple[Side, Side]:
     """Run ``scenario`` under compat = "ns2" in hoplab and in ns-2.35 for
     each seed; their files go under ``out`` (hoplab/seed-N, ns2/seed-N)."""
-    from .formats.ns2.script.export import export_script, ns2_reading, with_movement_of
+    from .formats.ns2.script.export import ns2_reading
 
     if ns2_available() is None:
         raise CrosscheckError("ns-2 is not installed (`ns` is not on PATH): apt-get install ns2")
@@ -161,9 +171,7 @@ def crosscheck(scenario: Mapping[str, Any], seeds: list[int], out: Path, *, prog
         t_hop, res = _run_hoplab(one, out / "hoplab" / f"seed-{seed}")
         if progress:
             progress(f"seed {seed}: ns-2")
-        moved = with_movement_of(one, res.movement) if drawn else one
-        script = export_script(moved, trace="trace.tr", comment=f"seed {seed}", spread=True)
-        t_ns = _run_ns2(script, out / "ns2" / f"seed-{seed}")
+        t_ns = _run_ns2(ns2_script(one, res, drawn), out / "ns2" / f"seed-{seed}")
         hop_trace = next(iter(p for n, p in res.trace_files.items() if n == "trace.tr"), None)
         if hop_trace is None:
             raise CrosscheckError("hoplab wrote no trace.tr")

@@ -136,6 +136,8 @@ def test_ns2_runs_are_seeded_apart():
     sc = {**F.prepared(CORPUS[25]), "seed": 2}
     assert "$defaultRNG seed 2046307919" in export_script(sc, spread=True)
     assert "$defaultRNG seed 2\n" in export_script(sc)
+    # crosscheck and the corpus make each seed's script in one place, seeded apart
+    assert "$defaultRNG seed 2046307919\n" in F.cc.ns2_script(sc, None, False)
 
 
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 is not installed (apt-get install ns2)")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hoplab.formats.ns2.script import load_script
-from hoplab.formats.ns2.script.export import ExportError, export_script, resolved
+from hoplab.formats.ns2.script.export import ExportError, export_script, ns2_reading, resolved
 
 from ._ns2_scripts import DATA, EXAMPLES, ROOT, cli as _cli, copy_examples, needs_examples, needs_ns
 
@@ -121,6 +121,28 @@ def test_export_refuses_what_ns2_cannot_express() -> None:
         export_script({**sc, "routing": {"protocol": "aodv"}, "tcp": {"ecn": True}})
     with pytest.raises(ExportError, match="flows\\[0\\].kind = 'www'"):
         export_script({**sc, "routing": {"protocol": "dsr"}, "flows": [{"kind": "www", "src": 0, "dst": 2}]})
+    # ns-2's DSR runs on CMUPriQueue, 50 packets a class whatever -ifqLen says
+    with pytest.raises(ExportError, match="mac.queue_limit = 30: ns-2.35's DSR runs on CMUPriQueue"):
+        export_script({**sc, "routing": {"protocol": "dsr"}, "mac": {"queue_limit": 30}})
+    assert "-ifqLen 30" in export_script({**sc, "routing": {"protocol": "aodv"}, "mac": {"queue_limit": 30}})
+
+
+def test_the_ns2_reading_takes_each_protocols_ns2_machinery() -> None:
+    # CMUPriQueue under DSR (tcl/mobility/dsr.tcl), DSDV's second IP header (dsdv.cc recv), CMU
+    # AODV without routes to the previous hop (aodv.cc recvRequest), ns-2's ARP (arp.cc);
+    # the standards' reading has none of them.
+    base = {"name": "s", "duration_s": 10.0, "topology": {"kind": "chain", "nodes": 3, "spacing_m": 200.0},
+            "flows": [{"kind": "ftp", "src": 0, "dst": 2}]}
+    for proto, path, ns2, std in [("dsr", ("mac", "queue_classes"), True, False),
+                                  ("aodv", ("mac", "queue_classes"), False, False),
+                                  ("dsdv", ("routing", "dsdv", "double_ip_header"), True, False),
+                                  ("aodv", ("routing", "aodv", "learn_previous_hop"), False, True),
+                                  ("aodv", ("link", "arp"), "ns2", "off")]:
+        sc = {**base, "routing": {"protocol": proto}}
+        for reading, want in ((resolved(ns2_reading(sc)), ns2), (resolved(sc), std)):
+            for k in path:
+                reading = reading[k]
+            assert reading == want, (proto, path, want)
 
 
 @needs_ns

@@ -475,15 +475,24 @@ impl Node {
                 self.mac_events = evs;
                 continue;
             }
-            if self.mac.is_ready() {
-                if let Some((mut p, nh)) = self.ifq.dequeue(now) {
-                    self.lred_mark(&mut p);
-                    self.mac.enqueue(now, p, nh);
-                    continue;
-                }
+            if self.feed_mac(now) {
+                continue;
             }
             break;
         }
+    }
+
+    /// The MAC takes the interface queue's head if it is ready for a frame;
+    /// true if it did.
+    #[inline(always)]
+    fn feed_mac(&mut self, now: SimTime) -> bool {
+        if !self.mac.is_ready() {
+            return false;
+        }
+        let Some((mut p, nh)) = self.ifq.dequeue(now) else { return false };
+        self.lred_mark(&mut p);
+        self.mac.enqueue(now, p, nh);
+        true
     }
 
     // The transmit path inlined into `shuttle` (cachegrind: docs/BENCHMARKS.md,
@@ -544,17 +553,13 @@ impl Node {
                 self.touched |= self.router_bit;
                 self.router.link_failed(now, next_hop, packet, &mut acts);
                 if self.refill_before_failure_sends {
-                    // ns-2: the callback's drops and queue filter happen at
-                    // once, its packets are events at delay 0, and tx_resume
-                    // hands the MAC the queue's next packet before them.
+                    // ns-2 mac-802_11.cc RetransmitRTS/RetransmitDATA: the
+                    // callback's drops and queue filter happen at once, its
+                    // packets are events at delay 0, and tx_resume() hands
+                    // the MAC the queue's next packet before them.
                     let sends: Vec<RouteAction> = acts.extract_if(.., |a| matches!(a, RouteAction::Send { .. })).collect();
                     self.apply_route_actions(&mut acts, ctx);
-                    if self.mac.is_ready() {
-                        if let Some((mut p, nh)) = self.ifq.dequeue(now) {
-                            self.lred_mark(&mut p);
-                            self.mac.enqueue(now, p, nh);
-                        }
-                    }
+                    self.feed_mac(now);
                     acts.extend(sends);
                 }
                 self.apply_route_actions(&mut acts, ctx);

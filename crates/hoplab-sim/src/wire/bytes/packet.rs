@@ -97,22 +97,24 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
         }
         Body::Arp(_) => unreachable!(),
     };
-    // A source-routed data packet: the DSR header goes between IP and the
-    // transport header (RFC 4728 §6.1).
+    // A data packet's extra header goes between IP and the transport header:
+    // a second IPv4 header (IP in IP, RFC 2003) or DSR's (RFC 4728 §6.1).
+    let extra = p.extra_header > 0 && !matches!(p.body, Body::Routing(_));
     let second_ip = w.ip_in_ip && p.sr.is_none() && p.extra_header == crate::wire::IP_HEADER;
-    let (proto, dsr_hdr) = if second_ip && !matches!(p.body, Body::Routing(_)) {
-        let inner = Ipv4 { ecn, total_len: (t.len() + 20) as u16, id: p.uid as u16, ttl: p.ttl, proto, src, dst };
-        let mut h = Vec::with_capacity(20);
+    let (proto, extra_hdr) = if extra && second_ip {
+        let inner_len = t.len() + crate::wire::IP_HEADER as usize;
+        let inner = Ipv4 { ecn, total_len: inner_len as u16, id: p.uid as u16, ttl: p.ttl, proto, src, dst };
+        let mut h = Vec::with_capacity(crate::wire::IP_HEADER as usize);
         ipv4::encode(&mut h, &inner);
         (PROTO_IPIP, h)
-    } else if p.extra_header > 0 && !matches!(p.body, Body::Routing(_)) {
+    } else if extra {
         let mut h = Vec::new();
         dsr::encode_data(&mut h, p.sr.as_deref(), p.uid, p.extra_header, proto);
         (PROTO_DSR, h)
     } else {
         (proto, Vec::new())
     };
-    let total = 20 + dsr_hdr.len() + t.len();
+    let total = 20 + extra_hdr.len() + t.len();
     // (A real packet with IP options loses them under a DSR header. A TCP
     // segment sized with `tcp.header_bytes` other than 40 is written with
     // its real 40 bytes of headers: the capture is longer or shorter.)
@@ -120,7 +122,7 @@ pub fn encode_packet(out: &mut Vec<u8>, p: &Packet, w: &WireInfo) -> u16 {
     debug_assert!(matches!(p.body, Body::Ip(_)) || resized || total as u32 == p.size(), "{:?}", p.body);
     let h = Ipv4 { ecn, total_len: total as u16, id: p.uid as u16, ttl: p.ttl, proto, src, dst };
     ipv4::encode(out, &h);
-    out.extend_from_slice(&dsr_hdr);
+    out.extend_from_slice(&extra_hdr);
     out.extend_from_slice(&t);
     ETHERTYPE_IPV4
 }

@@ -232,10 +232,10 @@ class _Builder:
             from .units import parse_int
 
             n = parse_int(cfg["-ifqLen"].text, "-ifqLen")
-            if ifq is not None and ifq.text == "CMUPriQueue" and n != 50:
-                # dsr-priqueue.cc: each class holds IFQ_MAXLEN; the Tcl limit_ reaches no C++ variable
+            if ifq is not None and ifq.text == "CMUPriQueue" and n != classvars.CMU_PRIQUEUE_LIMIT:
                 self.notes.append(f"{cfg['-ifqLen'].loc}: CMUPriQueue ignores -ifqLen (each class holds its "
-                                  "compiled-in 50 packets), so hoplab keeps mac.queue_limit = 50")
+                                  f"compiled-in {classvars.CMU_PRIQUEUE_LIMIT} packets), so hoplab keeps "
+                                  f"mac.queue_limit = {classvars.CMU_PRIQUEUE_LIMIT}")
             else:
                 self.put(sc, "mac.queue_limit", n, cfg["-ifqLen"].loc)
         # Antenna gains: every ns-2 propagation model computes Pt_ x Gt_ x Gr_ (folded into the power).

@@ -26,6 +26,11 @@ from typing import Any, Callable
 
 from .units import parse_bandwidth, parse_bool, parse_int, parse_number, parse_time
 
+# CMUPriQueue, the queue ns-2's DSR runs on, holds this many packets per class
+# whatever -ifqLen says: queue/dsr-priqueue.h IFQ_MAXLEN is compiled in, and
+# the Tcl `limit_` the mobile node sets reaches no C++ variable of it.
+CMU_PRIQUEUE_LIMIT = 50
+
 __all__ = ["ClassVar", "CLASS_VARS", "lookup", "SCOPES", "scope_of"]
 
 #: Where a value lands: the scenario as a whole, the flow whose source agent

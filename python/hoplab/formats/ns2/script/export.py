@@ -35,7 +35,7 @@ _PROPAGATION = {"two_ray_ground": "Propagation/TwoRayGround", "free_space": "Pro
 # Fields read elsewhere in this writer (topology, flows, ...) or that change no simulated outcome.
 _WRITTEN = ("name", "seed", "duration_s", "compat", "topology.", "flows", "mobility.", "trace.", "output.",
             "routing.protocol", "routing.preset", "tcp.variant", "tcp.receiver", "tcp.delayed_ack", "tcp.max_cwnd",
-            "tcp.receive_window_bytes", "radio.propagation", "tcp.clamp")
+            "tcp.receive_window_bytes", "radio.propagation", "tcp.clamp", "mac.queue_limit")
 
 
 class ExportError(ValueError):
@@ -205,9 +205,10 @@ def export_script(sc: Mapping[str, Any], *, trace: str = "trace.tr", comment: st
     if prop is None:
         raise ExportError(f"radio.propagation = {r['radio']['propagation']!r}: not an ns-2.35 propagation model")
     ifq = "CMUPriQueue" if proto == "dsr" else "Queue/DropTail/PriQueue"
-    if proto == "dsr" and int(r["mac"]["queue_limit"]) != 50:
+    if proto == "dsr" and int(r["mac"]["queue_limit"]) != classvars.CMU_PRIQUEUE_LIMIT:
         raise ExportError(f"mac.queue_limit = {r['mac']['queue_limit']}: ns-2.35's DSR runs on CMUPriQueue, "
-                          "whose classes hold 50 packets each whatever -ifqLen says (queue/dsr-priqueue.h IFQ_MAXLEN)")
+                          f"whose classes hold {classvars.CMU_PRIQUEUE_LIMIT} packets each whatever -ifqLen says "
+                          "(queue/dsr-priqueue.h IFQ_MAXLEN)")
     w(f"$ns_ node-config -adhocRouting {_PROTOCOL[proto]} -llType LL -macType Mac/802_11 -ifqType {ifq} "
       f"-ifqLen {int(r['mac']['queue_limit'])} -antType Antenna/OmniAntenna -propType {prop} "
       "-phyType Phy/WirelessPhy -channelType Channel/WirelessChannel -topoInstance $topo "
