@@ -47,6 +47,37 @@ def test_class_defaults_are_ns2s_own(tmp_path: Path) -> None:
             assert theirs.strip() == cv.default, (cv.cls, cv.var, theirs, cv.default)
 
 
+def test_switches_bound_as_integers_read_as_ns2_reads_them() -> None:
+    # tclcl `bind` parses with strtol: `true` is 0 (checked in ns-2.35 below)
+    from hoplab.formats.ns2.script.units import parse_int_flag
+    for text, on in [("1", True), ("0", False), ("true", False), ("on", False), ("0.5", False),
+                     ("1.5", True), (" 1", True), ("1e3", True), ("0x10", True), ("-1", True), ("abc", False)]:
+        assert parse_int_flag(text) is on, text
+    cv = classvars.lookup("Agent/TCP", "singledup_")
+    assert cv.read("true", "singledup_") is False and cv.write(True) == "1"
+
+
+@needs_ns
+def test_every_written_switch_reads_back_in_ns2(tmp_path: Path) -> None:
+    """What the exporter writes for a true or false field is what ns-2.35
+    then holds: a switch bound as an int must not be written `true`."""
+    switches = [cv for cv in classvars.CLASS_VARS if cv.write is not None and cv.read is not None
+                and cv.read.__name__ in ("_bool", "_not", "_int_flag")]
+    assert {cv.var for cv in switches} >= {"singledup_", "Prefer_Routing_Protocols", "syn_", "random_"}
+    lines = ["set ns [new Simulator]"]
+    for i, cv in enumerate(switches):
+        for on in (True, False):
+            lines += [f"{cv.cls} set {cv.var} {cv.write(on)}",
+                      f"puts \"{i}|{int(on)}|[[new {cv.cls}] set {cv.var}]\""]
+    (tmp_path / "probe.tcl").write_text("\n".join(lines) + "\n")
+    out = subprocess.run(["ns", "probe.tcl"], cwd=tmp_path, capture_output=True, text=True, timeout=60).stdout
+    got = [line.split("|") for line in out.splitlines() if line.count("|") == 2]
+    assert len(got) == 2 * len(switches), out[-500:]
+    for i, on, held in got:
+        cv = switches[int(i)]
+        assert cv.read(held, cv.var) == bool(int(on)), (cv.cls, cv.var, on, held)
+
+
 def test_lookup_walks_the_class_tree() -> None:
     assert classvars.lookup("Agent/TCP/Newreno", "window_").cls == "Agent/TCP"
     assert classvars.lookup("Agent/TCPSink/DelAck", "interval_").field == "tcp.delack_timeout_s"

@@ -386,4 +386,7 @@ ns2_format = "old"
     unique = summarize(out / "trace.tr").connection(0, 4, "tcp")
     assert int(n) == unique.receptions and int(row["packets_received"]) <= unique.packets_received
     assert payload_kbps >= float(row["throughput_kbps"])
-    assert unique.payload_bytes_received * 8 / span / 1000 == pytest.approx(float(row["throughput_kbps"]), rel=0.01)
+    # What the trace counts beyond the flows table is what the sink still held
+    # past a hole when the run ended: at most a window (ns-2's window_ 20).
+    beyond = unique.payload_bytes_received - int(row["bytes_delivered"])
+    assert 0 <= beyond <= 20 * 1000

@@ -152,7 +152,7 @@ fn agent_tcp_flags_reach_the_run() {
     assert!(lossy_base.flows.iter().map(|f| f.timeouts).sum::<u64>() >= 2, "no timeouts to tell the timers apart");
     for (tcp, reference) in [
         ("min_rto_s = 0.0\n", &lossy_base),
-        ("limited_transmit = true\n", &base),
+        ("limited_transmit = false\n", &base), // the profile sets it (singledup_ 1)
         ("delay_growth = false\n", &base),
     ] {
         let out = if std::ptr::eq(reference, &base) { run_toml(&ftp(tcp), 1) } else { run_toml(&lossy(tcp), 1) };

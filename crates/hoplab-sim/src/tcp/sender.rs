@@ -23,8 +23,8 @@
 //!   `recover` (set on entering recovery and on a timeout) for both variants
 //!   (RFC 6582 §3.2 step 2; ns-2's `bugfix_`, on by default, does the same
 //!   for Reno). No limited transmit (RFC 3042) unless `limited_transmit`
-//!   (ns-2's `singledup_`, 1 in ns-default.tcl, which Agent/TCP (tahoe)
-//!   and Agent/TCP/Newreno read; Reno, Sack1 and Vegas never do).
+//!   (ns-2's `singledup_`, 1 in ns-default.tcl, which Agent/TCP (tahoe),
+//!   Agent/TCP/Reno and Agent/TCP/Newreno read; Sack1 and Vegas never do).
 //! - **Timeout**: go-back-N from snd_una (snd_nxt = snd_una, as ns-2 does);
 //!   segments below the highest ever sent are re-sent as retransmissions.
 //! - **stop()**: no new data after it; retransmissions of data already sent
@@ -234,7 +234,7 @@ impl TcpSender {
             syn,
             delay_growth: cfg.delay_growth,
             header_bytes: cfg.header_bytes.min(u8::MAX as u32) as u8,
-            limited_transmit: cfg.limited_transmit && matches!(cfg.variant, Variant::Tahoe | Variant::NewReno),
+            limited_transmit: cfg.limited_transmit && matches!(cfg.variant, Variant::Tahoe | Variant::Reno | Variant::NewReno),
             limited_send: false,
         }
         .with_few(cfg)

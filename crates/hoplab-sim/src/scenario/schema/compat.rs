@@ -73,6 +73,7 @@ pub const PROFILE: &[Entry] = &[
     // ssthresh_ = window_, which is then the class default: a script sets
     // its agent's own window_ afterwards (ns-default.tcl: window_ 20).
     ns2("tcp.initial_ssthresh", "20", "tcp.cc TcpAgent::reset: ssthresh_ = int(wnd_) when the agent is created (Agent/TCP set window_ 20)"),
+    ns2("tcp.limited_transmit", "true", "ns-default.tcl: Agent/TCP set singledup_ 1; tcp.cc send_one from TcpAgent::recv, tcp-reno.cc and tcp-newreno.cc recv"),
     ns2("tcp.initial_rto_s", "3.0", "ns-default.tcl: Agent/TCP set rtxcur_init_ 3.0"),
     // A scenario that asks for delayed ACKs gets ns-2's DelAck sink, the
     // one ns-2 scripts attach for them; the profile never contradicts it.

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .units import parse_bandwidth, parse_bool, parse_int, parse_number, parse_time
+from .units import parse_bandwidth, parse_bool, parse_int, parse_int_flag, parse_number, parse_time
 
 # CMUPriQueue, the queue ns-2's DSR runs on, holds this many packets per class
 # whatever -ifqLen says: queue/dsr-priqueue.h IFQ_MAXLEN is compiled in, and
@@ -97,6 +97,10 @@ def _not(t: str, what: str) -> bool:
     return not parse_bool(t, what)
 
 
+def _int_flag(t: str, what: str) -> bool:
+    return parse_int_flag(t)
+
+
 def _db(t: str, what: str) -> float:
     v = parse_number(t, what)
     if v <= 0:
@@ -140,6 +144,11 @@ def _w_s(v: Any) -> str:
 
 def _w_bool(v: Any) -> str:
     return "true" if v else "false"
+
+
+def _w_int_flag(v: Any) -> str:
+    # a switch bound as an int reads `true` as 0 (units.parse_int_flag)
+    return "1" if v else "0"
 
 
 def _w_not(v: Any) -> str:
@@ -223,7 +232,7 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     IGN("Propagation/Shadowing", "seed_", "0",
         "shadowing.cc seeds its own generator; hoplab draws the shadowing from the run's seed"),
     # --- interface queue (queue/priqueue.cc) ---
-    F("Queue/DropTail/PriQueue", "Prefer_Routing_Protocols", "1", "mac.queue_routing_first", _bool, _w_bool,
+    F("Queue/DropTail/PriQueue", "Prefer_Routing_Protocols", "1", "mac.queue_routing_first", _int_flag, _w_int_flag,
       "priqueue.cc PriQueue::recv"),
     IGN("CMUPriQueue", "qlen_logthresh_", "10", "logging only"),
     IGN("CMUPriQueue", "fw_logthresh_", "25", "logging only"),
@@ -241,7 +250,7 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     IGN(TCP, "precisionReduce_", "true", "tcp.cc slowdown: it keeps a fraction of cwnd after a halving, and "
         "hoplab halves the flight into whole segments"),
     IGN(TCP, "updated_rttvar_", "true", "ns-default.tcl binds it, and no C++ of ns-2.35 reads it"),
-    F(TCP, "singledup_", "1", "tcp.limited_transmit", _bool, _w_bool, "tcp.cc dupack handling (singledup_)"),
+    F(TCP, "singledup_", "1", "tcp.limited_transmit", _int_flag, _w_int_flag, "tcp.cc dupack handling (singledup_)"),
     F(TCP, "useHeaders_", "true", "tcp.header_bytes", _header_bytes, _w_headers, "tcp.cc headersize()"),
     F(TCP, "delay_growth_", "true", "tcp.delay_growth", _bool, _w_bool, "tcp.cc set_initial_window"),
     FIX(TCP, "maxcwnd_", "0", "a cap of cwnd_ itself (hoplab clamps with window_, tcp.max_cwnd)"),
@@ -267,7 +276,7 @@ CLASS_VARS: tuple[ClassVar, ...] = (
     IGN("Agent/TCPSink", "bytes_", "0", "a counter the sink increments"),
     # --- UDP, CBR (tools/cbr_traffic.cc, tcl/lib/ns-source.tcl) ---
     F(CBR, "packetSize_", "210", "flows[].packet_size_bytes", _int, _g, "cbr_traffic.cc size_"),
-    F(CBR, "random_", "0", "flows[].jitter", _bool, _w_bool, "cbr_traffic.cc CBR_Traffic::next_interval"),
+    F(CBR, "random_", "0", "flows[].jitter", _int_flag, _w_int_flag, "cbr_traffic.cc CBR_Traffic::next_interval"),
     F(CBR, "maxpkts_", "268435456", "flows[].max_packets", _int, _g, "cbr_traffic.cc maxpkts_"),
     # interval_ sets rate_ from the packet size of that moment (ns-source.tcl); ns.py records it as rate_.
     F(CBR, "interval_", "", "flows[].rate_kbps", _s, _w_s, "ns-source.tcl Application/Traffic/CBR set interval_"),

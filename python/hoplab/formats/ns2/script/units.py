@@ -75,6 +75,23 @@ def parse_bool(text: str, what: str) -> bool:
         raise ValueError(f"{what}: {str(text)[:40]!r} is not a boolean (true/false, 1/0)") from None
 
 
+_C_LONG = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+
+
+def parse_int_flag(text: str) -> bool:
+    """A switch bound as an int (tclcl `bind`, `delay_bind`: strtol(s, 0, 0)):
+    the leading integer in C's syntax, so `true`, `on` and `0.5` read as 0
+    (off) and `1e3` as 1. Checked in ns-2.35: `Agent/TCP set singledup_ true`
+    leaves singledup_ 0."""
+    m = _C_LONG.match(str(text))
+    if m is None:
+        return False
+    digits = m.group(2)
+    if digits[:2].lower() == "0x":
+        return int(digits, 16) != 0
+    return int(digits, 8 if digits.startswith("0") else 10) != 0
+
+
 _PREFIX = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
