@@ -165,7 +165,7 @@ impl World {
                     ArpKind::Ns2 => Some(Arp::new(id, ArpMode::Ns2)),
                     ArpKind::Queue => Some(Arp::new(id, ArpMode::Queue(sc.link.arp_queue_limit))),
                 };
-                let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize).with_routing_first(sc.mac.queue_routing_first).with_classes(sc.mac.queue_classes), router, arp, ag)
+                let mut node = Node::new(id, Radio::new(rx_threshold, capture).with_rules(rx_rules), mac, Ifq::new(sc.mac.queue_limit as usize).with_routing_first(sc.mac.queue_routing_first).with_classes(sc.mac.queue_classes).with_ns2_priqueue(sc.mac.queue_ns2_priqueue), router, arp, ag)
                     .with_link_delay(Dur((sc.link.delay_us * 1e3).round() as u64));
                 node.refill_before_failure_sends = sc.link.refill_before_failure_sends;
                 if sc.lred.enabled {

@@ -30,6 +30,10 @@ pub struct Mac {
     /// strict order (routing, real-time, TCP ACKs, the rest), each holding
     /// `queue_limit` (mac/ifq.rs). Overrides `queue_routing_first`.
     pub queue_classes: bool,
+    /// ns-2's PriQueue to the packet: DropTail refuses a packet at
+    /// `length + 1 >= qlim_`, so it holds `queue_limit - 1`, and each routing
+    /// packet goes to the very head, dropping the tail at `qlim_` (mac/ifq.rs).
+    pub queue_ns2_priqueue: bool,
     /// Reset a NAV set by an overheard RTS when no frame starts within
     /// 2 SIFS + CTS + 2 slots of the RTS's end (IEEE 802.11-1999 §9.2.5.4,
     /// "permitted"). Off by default: ns-2's Mac802_11, which the seeds ran,
@@ -100,6 +104,7 @@ impl Default for Mac {
             queue_limit: 50,
             queue_routing_first: true,
             queue_classes: false,
+            queue_ns2_priqueue: false,
             nav_reset: false,
             idle_backoff: false,
             idle_defer: false,

@@ -4,10 +4,14 @@
 //! (`mac.queue_routing_first = false`, ns-2 `Prefer_Routing_Protocols 0`:
 //! PriQueue::recv hands every packet to Queue::recv).
 //!
-//! Routing packets keep their arrival order among themselves here; ns-2's
-//! PriQueue::recvHighPriority puts each at the very head (enqueHead), so the
-//! newest goes first, and only for DSR, AODV, AOMDV, TORA, MDART and
-//! PT_MESSAGE (DSDV) packets (priqueue.cc PriQueue::recv).
+//! Routing packets keep their arrival order among themselves here, and the
+//! queue holds `limit` packets. `mac.queue_ns2_priqueue` is ns-2's queue to
+//! the packet: PriQueue::recvHighPriority puts each routing packet at the
+//! very head (enqueHead), so the newest goes first, and drops the tail once
+//! the length reaches qlim_; DropTail::enque refuses a packet when
+//! `length + 1 >= qlim_`, so at most qlim_ - 1 wait (priqueue.cc,
+//! drop-tail.cc). ns-2 does this for DSR, AODV, AOMDV, TORA, MDART and
+//! PT_MESSAGE (DSDV) packets (PriQueue::recv).
 //!
 //! `mac.queue_classes` is ns-2's CMUPriQueue, which its DSR agent requires
 //! (queue/dsr-priqueue.cc): one queue per class, each of the full limit,
@@ -31,6 +35,8 @@ pub struct Ifq {
     routing_first: bool,
     /// CMUPriQueue's classes, `q` kept in class order; packets per class.
     classes: Option<[usize; 3]>,
+    /// ns-2's PriQueue and DropTail exactly (module doc).
+    ns2_priqueue: bool,
 }
 
 /// A packet's CMUPriQueue class (dsr-priqueue.cc prq_assign_queue): routing
@@ -45,12 +51,18 @@ fn class(p: &Packet) -> usize {
 
 impl Ifq {
     pub fn new(limit: usize) -> Ifq {
-        Ifq { q: VecDeque::with_capacity(limit.min(64)), limit, area: 0, last_change: SimTime::ZERO, max_len: 0, routing_first: true, classes: None }
+        Ifq { q: VecDeque::with_capacity(limit.min(64)), limit, area: 0, last_change: SimTime::ZERO, max_len: 0, routing_first: true, classes: None, ns2_priqueue: false }
     }
 
     /// `mac.queue_routing_first`: false makes the queue one FIFO.
     pub fn with_routing_first(mut self, on: bool) -> Ifq {
         self.routing_first = on;
+        self
+    }
+
+    /// `mac.queue_ns2_priqueue`: ns-2's PriQueue to the packet.
+    pub fn with_ns2_priqueue(mut self, on: bool) -> Ifq {
+        self.ns2_priqueue = on;
         self
     }
 
@@ -78,13 +90,21 @@ impl Ifq {
             counts[c] += 1;
             let at = self.q.partition_point(|(q, _)| class(q) <= c);
             self.q.insert(at, (p, next_hop));
+        } else if self.routing_first && p.is_routing() && self.ns2_priqueue {
+            // priqueue.cc recvHighPriority: enqueHead, then `length >= qlim_`
+            // drops the last packet
+            self.q.push_front((p, next_hop));
+            if self.q.len() >= self.limit {
+                return self.q.pop_back().map(|(p, _)| p);
+            }
         } else if self.routing_first && p.is_routing() {
             let at = self.q.iter().position(|(q, _)| !q.is_routing()).unwrap_or(self.q.len());
             self.q.insert(at, (p, next_hop));
             if self.q.len() > self.limit {
                 return self.q.pop_back().map(|(p, _)| p);
             }
-        } else if self.q.len() >= self.limit {
+        } else if self.q.len() + usize::from(self.ns2_priqueue) >= self.limit {
+            // drop-tail.cc DropTail::enque: `length + 1 >= qlim_` with ns-2's queue
             return Some(p);
         } else {
             self.q.push_back((p, next_hop));
@@ -194,6 +214,25 @@ mod tests {
         assert_eq!(q.enqueue(SimTime(0), routing(5), 1).map(|p| p.uid), Some(5));
         assert_eq!(q.dequeue(SimTime(0)).map(|(p, _)| p.uid), Some(1));
         assert_eq!(order(&q), [2, 3, 4]);
+    }
+
+    #[test]
+    fn ns2_priqueue_holds_one_less_and_puts_routing_at_the_head() {
+        // drop-tail.cc: `length + 1 >= qlim_` refuses, so 3 of a limit of 4 wait.
+        let mut q = Ifq::new(4).with_ns2_priqueue(true);
+        for p in [pkt(1), pkt(2), pkt(3)] {
+            assert!(q.enqueue(SimTime(0), p, 1).is_none());
+        }
+        assert_eq!(q.enqueue(SimTime(0), pkt(4), 1).map(|p| p.uid), Some(4));
+        // priqueue.cc recvHighPriority: enqueHead, the newest routing packet
+        // first; at qlim_ the last packet goes.
+        assert_eq!(q.enqueue(SimTime(0), routing(5), 1).map(|p| p.uid), Some(3));
+        assert_eq!(order(&q), [5, 1, 2]);
+        assert_eq!(q.enqueue(SimTime(0), routing(6), 1).map(|p| p.uid), Some(2));
+        assert_eq!(order(&q), [6, 5, 1]);
+        assert_eq!(q.dequeue(SimTime(0)).map(|(p, _)| p.uid), Some(6));
+        assert!(q.enqueue(SimTime(0), routing(7), 1).is_none());
+        assert_eq!(order(&q), [7, 5, 1]);
     }
 
     fn ack(uid: u64) -> Packet {

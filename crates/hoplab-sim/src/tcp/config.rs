@@ -103,6 +103,9 @@ pub struct TcpParams {
     /// a new segment beyond the window at each of the first two dupacks
     /// (default false).
     pub limited_transmit: Option<bool>,
+    /// ns-2's fast-retransmit gate: the highest segment ACKed must be
+    /// beyond `recover`, one more than RFC 6582 asks (default false).
+    pub ns2_recover_gate: Option<bool>,
     /// IP + TCP header bytes of each data segment (default 40; ns-2
     /// `useHeaders_ false`: 0).
     pub header_bytes: Option<u32>,
@@ -162,6 +165,7 @@ impl TcpParams {
             rto_estimator: self.rto_estimator.or(base.rto_estimator),
             ns2_rfc2988: self.ns2_rfc2988.or(base.ns2_rfc2988),
             limited_transmit: self.limited_transmit.or(base.limited_transmit),
+            ns2_recover_gate: self.ns2_recover_gate.or(base.ns2_recover_gate),
             header_bytes: self.header_bytes.or(base.header_bytes),
             delay_growth: self.delay_growth.or(base.delay_growth),
             tick: self.tick.or(base.tick),
@@ -214,6 +218,9 @@ pub struct TcpConfig {
     pub ns2_rfc2988: bool,
     /// ns-2 `singledup_`: limited transmit, tahoe and new_reno only.
     pub limited_transmit: bool,
+    /// ns-2 `highest_ack_ > recover_` (tcp.cc dupack_action and each
+    /// variant's): a fast retransmit needs one segment ACKed beyond recover.
+    pub ns2_recover_gate: bool,
     /// IP + TCP header bytes of a data segment (ns-2 headersize()).
     pub header_bytes: u32,
     /// ns-2 `delay_growth_`: with `syn`, cwnd 1 until the SYN is ACKed.
@@ -285,6 +292,7 @@ impl Default for TcpConfig {
             rto_estimator: RtoEstimator::Rfc6298,
             ns2_rfc2988: true,     // ns-default.tcl: Agent/TCP set rfc2988_ true
             limited_transmit: false, // RFC 5681 without RFC 3042 (ns-2: singledup_ 1)
+            ns2_recover_gate: false, // RFC 6582 §3.2 step 2 as read in tcp/sender.rs
             header_bytes: 40,      // IP + TCP (ns-2 tcpip_base_hdr_size_ 40, useHeaders_ true)
             delay_growth: true,    // ns-default.tcl: Agent/TCP set delay_growth_ true
             tick: Dur::from_millis(10), // ns-default.tcl: Agent/TCP set tcpTick_ 0.01
@@ -330,6 +338,7 @@ impl TcpConfig {
             rto_estimator: p.rto_estimator.unwrap_or(d.rto_estimator),
             ns2_rfc2988: p.ns2_rfc2988.unwrap_or(d.ns2_rfc2988),
             limited_transmit: p.limited_transmit.unwrap_or(d.limited_transmit),
+            ns2_recover_gate: p.ns2_recover_gate.unwrap_or(d.ns2_recover_gate),
             header_bytes: p.header_bytes.unwrap_or(d.header_bytes),
             delay_growth: p.delay_growth.unwrap_or(d.delay_growth),
             tick: p.tick.map(Dur::from_secs_f64).unwrap_or(d.tick),

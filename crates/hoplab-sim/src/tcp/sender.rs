@@ -174,6 +174,8 @@ pub struct TcpSender {
     /// segment beyond the window still to send (tcp.cc send_one).
     limited_transmit: bool,
     limited_send: bool,
+    /// `tcp.ns2_recover_gate`: one segment more than RFC 6582's reading.
+    ns2_recover_gate: bool,
 }
 
 
@@ -236,6 +238,7 @@ impl TcpSender {
             header_bytes: cfg.header_bytes.min(u8::MAX as u32) as u8,
             limited_transmit: cfg.limited_transmit && matches!(cfg.variant, Variant::Tahoe | Variant::Reno | Variant::NewReno),
             limited_send: false,
+            ns2_recover_gate: cfg.ns2_recover_gate,
         }
         .with_few(cfg)
     }
@@ -395,8 +398,10 @@ impl TcpSender {
     fn on_dupack(&mut self, now: SimTime) {
         self.dupacks += 1;
         // RFC 6582 §3.2 step 2: only if the cumulative ACK covers `recover`
-        // (snd_una - 1 >= recover), so one window is not halved twice.
-        let gate_open = self.recover.is_none_or(|r| self.snd_una > r);
+        // (snd_una - 1 >= recover), so one window is not halved twice. ns-2
+        // asks `highest_ack_ > recover_` (tcp.cc dupack_action, tcp-reno.cc,
+        // tcp-newreno.cc, tcp-sack1.cc): snd_una - 1 > recover.
+        let gate_open = self.recover.is_none_or(|r| self.snd_una > r + u64::from(self.ns2_recover_gate));
         let timing = DupAckTiming {
             now,
             snd_una: self.snd_una,
@@ -551,14 +556,16 @@ impl TcpSender {
     }
 
     /// ns-2 tcp.cc send_one: at a first or second dupack, the segment at
-    /// snd_nxt if the receiver's window admits it, there is data, and it
+    /// snd_nxt if the window admits it (`t_seqno_ <= highest_ack_ + wnd_`:
+    /// the receiver's and the clamp, ns-2's window_), there is data, and it
     /// leaves at most cwnd + dupacks outstanding (`t_seqno_ <= highest_ack_
-    /// + cwnd_ + dupacks_`), beyond what the window alone allows.
+    /// + cwnd_ + dupacks_`), beyond what cwnd alone allows.
     fn send_one(&mut self, now: SimTime) -> Option<TcpSegment> {
         let seq = self.snd_nxt;
         let outstanding = seq + 1 - self.snd_una;
         let data = seq < self.snd_max || (!self.stopped && self.total_segments.is_none_or(|n| seq < n));
-        if !data || outstanding > self.rwnd || outstanding as f64 > self.window.cwnd() + self.dupacks as f64 {
+        let wnd = self.rwnd.min(self.window.clamp().map_or(u64::MAX, u64::from));
+        if !data || outstanding > wnd || outstanding as f64 > self.window.cwnd() + self.dupacks as f64 {
             return None;
         }
         self.snd_nxt += 1;

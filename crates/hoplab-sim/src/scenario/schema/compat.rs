@@ -61,6 +61,7 @@ pub const PROFILE: &[Entry] = &[
     // --- routing ---
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"aodv\""), "aodv/aodv.h, aodv/aodv.cc (CMU AODV)"),
     ns2_if("routing.dsdv.double_ip_header", "true", ("routing.protocol", "\"dsdv\""), "dsdv/dsdv.cc DSDV_Agent::recv: cmh->size() += IP_HDR_LEN for every packet it originates, TCP's included"),
+    ns2("mac.queue_ns2_priqueue", "true", "queue/priqueue.cc PriQueue::recvHighPriority (enqueHead, drop the tail at qlim_), queue/drop-tail.cc DropTail::enque (refuse at length + 1 >= qlim_)"),
     ns2_if("mac.queue_classes", "true", ("routing.protocol", "\"dsr\""), "tcl/mobility/dsr.tcl: ns-2's DSR agent runs on CMUPriQueue (queue/dsr-priqueue.cc), its ACKs ahead of data"),
     ns2_if("routing.preset", "\"cmu\"", ("routing.protocol", "\"dsr\""), "dsr/dsragent.cc (CMU DSR, with flow state, the send-buffer scan and NEW_SALVAGE_LOGIC)"),
     // --- tcp: ns-2's Agent/TCP and Agent/TCPSink defaults (tcl/lib/ns-default.tcl) ---
@@ -74,6 +75,7 @@ pub const PROFILE: &[Entry] = &[
     // its agent's own window_ afterwards (ns-default.tcl: window_ 20).
     ns2("tcp.initial_ssthresh", "20", "tcp.cc TcpAgent::reset: ssthresh_ = int(wnd_) when the agent is created (Agent/TCP set window_ 20)"),
     ns2("tcp.limited_transmit", "true", "ns-default.tcl: Agent/TCP set singledup_ 1; tcp.cc send_one from TcpAgent::recv, tcp-reno.cc and tcp-newreno.cc recv"),
+    ns2("tcp.ns2_recover_gate", "true", "tcp.cc TcpAgent::dupack_action (and tcp-reno.cc, tcp-newreno.cc, tcp-sack1.cc): recovered = highest_ack_ > recover_"),
     ns2("tcp.initial_rto_s", "3.0", "ns-default.tcl: Agent/TCP set rtxcur_init_ 3.0"),
     // A scenario that asks for delayed ACKs gets ns-2's DelAck sink, the
     // one ns-2 scripts attach for them; the profile never contradicts it.

@@ -52,6 +52,7 @@ pub fn resolved_tcp(p: &TcpParams) -> TcpParams {
         rto_estimator: Some(c.rto_estimator),
         ns2_rfc2988: Some(c.ns2_rfc2988),
         limited_transmit: Some(c.limited_transmit),
+        ns2_recover_gate: Some(c.ns2_recover_gate),
         header_bytes: Some(c.header_bytes),
         delay_growth: Some(c.delay_growth),
         tick: Some(c.tick.as_secs_f64()),

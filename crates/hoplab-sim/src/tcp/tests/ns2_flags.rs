@@ -47,6 +47,12 @@ fn limited_transmit_respects_the_receive_window_and_the_data_left() {
     assert_eq!(drain(&mut s, SimTime::ZERO).len(), 4);
     s.handle_ack(ms(100), &ack(0));
     assert!(drain(&mut s, ms(100)).is_empty(), "t_seqno_ <= highest_ack_ + wnd_");
+    // A clamp of 4 (ns-2's window_ 4) is a window too.
+    let c = TcpConfig { limited_transmit: true, max_cwnd: Some(4), ..cfg(Variant::NewReno, 4) };
+    let mut s = TcpSender::new(0, &c, None, false);
+    assert_eq!(drain(&mut s, SimTime::ZERO).len(), 4);
+    s.handle_ack(ms(100), &ack(0));
+    assert!(drain(&mut s, ms(100)).is_empty(), "t_seqno_ <= highest_ack_ + wnd_, wnd_ = window_");
     // Four segments of data in all: nothing new to send.
     let c = TcpConfig { limited_transmit: true, ..cfg(Variant::NewReno, 4) };
     let mut s = TcpSender::new(0, &c, Some(4 * 1460), false);
@@ -117,5 +123,28 @@ fn ns2_rfc2988_reaches_the_senders_timer() {
         assert_eq!(expiry, t1 + Dur::from_millis(200), "minrto_ either way");
         s.handle_timeout(expiry);
         assert_eq!(s.poll_timeout(), Some(expiry + Dur::from_millis(backed_off)), "rfc2988_ {rfc2988}");
+    }
+}
+
+#[test]
+fn ns2_recover_gate_needs_one_segment_beyond_recover() {
+    // A fast retransmit of 0 sets recover to 3; an ACK of exactly 3 (next
+    // expected 4) opens RFC 6582's gate, and ns-2's only beyond it
+    // (tcp.cc dupack_action: highest_ack_ > recover_).
+    for (ns2, want) in [(false, 2), (true, 1)] {
+        let c = TcpConfig { ns2_recover_gate: ns2, ..cfg(Variant::Tahoe, 4) };
+        let mut s = TcpSender::new(0, &c, None, false);
+        assert_eq!(drain(&mut s, SimTime::ZERO).len(), 4);
+        for t in [100, 101, 102] {
+            s.handle_ack(ms(t), &ack(0));
+        }
+        assert_eq!(seqnos(&drain(&mut s, ms(102))), [0], "the third dupack retransmits");
+        s.handle_ack(ms(200), &ack(4));
+        assert!(!drain(&mut s, ms(200)).is_empty());
+        for t in [201, 202, 203] {
+            s.handle_ack(ms(t), &ack(4));
+        }
+        drain(&mut s, ms(203));
+        assert_eq!(s.stats().fast_retransmits, want, "ns2_recover_gate {ns2}");
     }
 }
