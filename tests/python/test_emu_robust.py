@@ -283,24 +283,50 @@ run = "sleep 1.5"
         _kill(_marked(marker))
 
 
-@live
-def test_cleanup_ends_what_a_killed_run_left(tmp_path: Path) -> None:
-    """After SIGKILL nothing at the end of the run can act; `emu cleanup`
-    finds the detached child by the run id it carries, and its namespace goes."""
-    marker = f"32{os.getpid() % 1000:03d}7"
+def _killed_with_a_detached_child(tmp: Path, marker: str, *, watchdog_too: bool) -> set[tuple[int, int]]:
+    """Start a run whose command detaches `sleep MARKER`, SIGKILL hoplab
+    (and its watchdog first, if asked); the run's namespace keys."""
     toml = chain_toml(1, 30.0, f'[emulation]\nnodes = [0, 1]\n[[emulation.commands]]\nnode = 1\nrun = "setsid -f sleep {marker}"\n'
                                'wait = false\n[[emulation.commands]]\nnode = 0\nrun = "sleep 20"\n')
-    p = _start(tmp_path, toml, tmp_path / "run")
+    p = _start(tmp, toml, tmp / "run")
+    keys = _ns_keys(_wait_running(tmp / "run", p))
+    for _ in range(100):
+        if _marked(marker):
+            break
+        time.sleep(0.05)
+    if watchdog_too:
+        dog = _marked("hoplab.emu.watchdog")
+        dog = [d for d in dog if f"{p.pid}-".encode() in Path(f"/proc/{d}/cmdline").read_bytes()]
+        assert len(dog) == 1, dog
+        _kill(dog)
+    p.kill()
+    p.wait(timeout=20)
+    return keys
+
+
+@live
+def test_a_detached_child_goes_even_after_sigkill(tmp_path: Path) -> None:
+    """hoplab's watchdog sees it die (end of file on a pipe) and ends what
+    carries the run's id."""
+    marker = f"33{os.getpid() % 1000:03d}7"
     try:
-        keys = _ns_keys(_wait_running(tmp_path / "run", p))
-        for _ in range(100):
-            if _marked(marker):
-                break
-            time.sleep(0.05)
-        p.kill()
-        p.wait(timeout=20)
+        keys = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=False)
+        held, left = _gone(keys, marker)
+        assert not left and not held
+    finally:
+        _kill(_marked(marker))
+
+
+@live
+def test_cleanup_ends_what_a_killed_run_left(tmp_path: Path) -> None:
+    """With the watchdog killed too, nothing of the run can act; `emu
+    cleanup` finds the detached child by the run id it carries, and its
+    namespace goes."""
+    marker = f"32{os.getpid() % 1000:03d}7"
+    try:
+        keys = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=True)
         time.sleep(0.5)
-        assert _marked(marker), "the detached child survives a SIGKILL of hoplab emu (the case cleanup is for)"
+        assert _marked(marker), "the detached child survives (the case cleanup is for)"
         r = hoplab("emu", "cleanup")
         assert r.returncode == 0, r.stderr
         assert "killed 1 process(es) left by runs that are gone" in r.stdout, r.stdout

@@ -61,6 +61,7 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
     from ..emu.claim import BusyError, Claim
     from ..emu.registry import Registration
     from ..emu.session import live, preflight
+    from ..emu.signals import Caught
     from . import _input
     from .errors import scenario_failure
 
@@ -78,14 +79,18 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
         raise HoplabError(f"{scenario}: refused: {why}")
     out = out or Path("results") / f"emu-{scenario.stem}"
     try:
-        # One session per directory (a lock held until the run is saved); an
-        # earlier run in it goes whole to previous/<time>/; the pid file tells
-        # `emu cleanup` which named namespaces this run holds.
-        with Claim(out) as claim, Registration(out, cfg.namespaces) as reg:
+        # From here a signal ends the run as its end would (emu/signals.py),
+        # or before it starts, nothing. One session per directory (a lock
+        # held until the run is saved); an earlier run in it goes whole to
+        # previous/<time>/; the pid file tells `emu cleanup` which named
+        # namespaces this run holds.
+        with Caught() as caught, Claim(out) as claim, Registration(out, cfg.namespaces) as reg:
+            if caught.signum is not None:
+                raise Interrupted() if caught.signum == signal.SIGINT else Signalled(caught.signum)
             kept = claim.keep_previous()
             if kept is not None:
                 click.echo(f"hoplab: the earlier run in {out} is kept in {kept}", err=True)
-            res = live(sjson, cfg, seed, out, stall=stall, rid=reg.id)
+            res = live(sjson, cfg, seed, out, stall=stall, rid=reg.id, caught=caught)
     except BusyError as e:
         raise HoplabError(str(e)) from None
     except KeyboardInterrupt:  # before the run's own handling took over

@@ -21,6 +21,7 @@ import shlex
 import signal
 import subprocess
 import sys
+from contextlib import nullcontext
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -146,27 +147,32 @@ class _Commands:
 
 
 def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, stall: tuple[float, float] | None = None,
-         rid: str | None = None) -> dict[str, Any]:
+         rid: str | None = None, caught: Caught | None = None) -> dict[str, Any]:
     """Run `scenario_json` live (the engine reads its [emulation] table;
     `cfg` is that table as `config.read` gave it, for the commands); save
     the results into `out`. `rid`: the run's id (registry.run_id). SIGINT,
     SIGTERM and SIGHUP stop the run, which is saved as at its end; "signal"
-    in the result says which came. Returns {"emu", "result", "commands",
-    "meta", "signal"}."""
+    in the result says which came (`caught`: the caller's, already in
+    place, with a signal that came before the run perhaps). Returns {"emu",
+    "result", "commands", "meta", "signal"}."""
     from .._io import atomic_write_bytes
     from ..result import Result, event_hash_text
+
+    from . import watchdog
 
     out.mkdir(parents=True, exist_ok=True)
     cmds = _Commands(cfg, out, rid or registry.run_id())
     ns_stall = None if stall is None else (int(stall[0] * 1e9), int(stall[1] * 1e9))
-    with Caught() as caught:
+    with (Caught() if caught is None else nullcontext(caught)) as caught:
         def poll() -> bool:
             return caught.signum is not None or cmds.poll()
 
+        guard = watchdog.start(cmds.rid)
         try:
             raw = _core.emulate(scenario_json, "json", seed, str(out / LOG_NAME), cmds.ready, poll, stall=ns_stall)
         finally:
             finished = cmds.stop()
+            os.close(guard)
         emu = raw["emu"]
         if caught.signum is not None:
             emu["ended"] = ENDED[caught.signum]
