@@ -283,9 +283,9 @@ run = "sleep 1.5"
         _kill(_marked(marker))
 
 
-def _killed_with_a_detached_child(tmp: Path, marker: str, *, watchdog_too: bool) -> set[tuple[int, int]]:
+def _killed_with_a_detached_child(tmp: Path, marker: str, *, watchdog_too: bool) -> tuple[set[tuple[int, int]], int]:
     """Start a run whose command detaches `sleep MARKER`, SIGKILL hoplab
-    (and its watchdog first, if asked); the run's namespace keys."""
+    (and its watchdog first, if asked); the run's namespace keys and hoplab's pid."""
     toml = chain_toml(1, 30.0, f'[emulation]\nnodes = [0, 1]\n[[emulation.commands]]\nnode = 1\nrun = "setsid -f sleep {marker}"\n'
                                'wait = false\n[[emulation.commands]]\nnode = 0\nrun = "sleep 20"\n')
     p = _start(tmp, toml, tmp / "run")
@@ -301,18 +301,21 @@ def _killed_with_a_detached_child(tmp: Path, marker: str, *, watchdog_too: bool)
         _kill(dog)
     p.kill()
     p.wait(timeout=20)
-    return keys
+    return keys, p.pid
 
 
 @live
 def test_a_detached_child_goes_even_after_sigkill(tmp_path: Path) -> None:
     """hoplab's watchdog sees it die (end of file on a pipe) and ends what
     carries the run's id."""
+    from hoplab.emu import registry
+
     marker = f"33{os.getpid() % 1000:03d}7"
     try:
-        keys = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=False)
+        keys, pid = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=False)
         held, left = _gone(keys, marker)
         assert not left and not held
+        assert not list(registry.run_dir().glob(f"{pid}-*.json")), "the watchdog removed the run's pid file"
     finally:
         _kill(_marked(marker))
 
@@ -324,7 +327,7 @@ def test_cleanup_ends_what_a_killed_run_left(tmp_path: Path) -> None:
     namespace goes."""
     marker = f"32{os.getpid() % 1000:03d}7"
     try:
-        keys = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=True)
+        keys, _ = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=True)
         time.sleep(0.5)
         assert _marked(marker), "the detached child survives (the case cleanup is for)"
         r = hoplab("emu", "cleanup")

@@ -46,6 +46,15 @@ def _splits(run: str) -> bool:
         return False
 
 
+def _invoke(args: list[str]):
+    """The CLI in this process; a Ctrl-C (scripts/fuzz.sh stops a test with
+    SIGINT), which the CLI reports as exit 130, is raised again."""
+    r = CliRunner().invoke(cli, args)
+    if r.exit_code == 130:
+        raise KeyboardInterrupt
+    return r
+
+
 @given(WORDS)
 def test_fuzz_the_engine_splits_commands_as_shlex(run: str) -> None:
     """validate.rs's check and `hoplab emu`'s shlex.split agree: a command
@@ -82,7 +91,7 @@ def test_fuzz_emulation_tables_are_accepted_or_named_in_one_line(table: dict) ->
     with tempfile.TemporaryDirectory() as d:
         sc = Path(d) / "sc.json"
         sc.write_text(json.dumps(dict(BASE, emulation=table)))
-        r = CliRunner().invoke(cli, ["validate", str(sc)])
+        r = _invoke(["validate", str(sc)])
         assert r.exit_code in (0, 2), (r.exit_code, r.output, r.exception)
         if r.exit_code == 2:
             lines = r.stderr.strip().splitlines()
@@ -94,18 +103,14 @@ def test_fuzz_emulation_tables_are_accepted_or_named_in_one_line(table: dict) ->
 
 # -- a saved run's files -----------------------------------------------------------
 
-_RUN: list[Path] = []
-
-
-def _pristine() -> Path:
-    """One synthetic run directory per session, copied for each example."""
-    if not _RUN:
-        _RUN.append(synthetic_run(Path(tempfile.mkdtemp(prefix="hoplab-fuzz-emu-")) / "run"))
-    return _RUN[0]
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One synthetic run directory per module, copied for each example."""
+    return synthetic_run(tmp_path_factory.mktemp("fuzz-emu") / "run")
 
 
 def _replay(d: Path):
-    return CliRunner().invoke(cli, ["emu", "--replay", str(d)])
+    return _invoke(["emu", "--replay", str(d)])
 
 
 JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats() | st.text(max_size=8),
@@ -121,10 +126,10 @@ META_OPS = st.lists(st.one_of(
 
 
 @given(META_OPS)
-def test_fuzz_a_damaged_emu_json_replays_or_is_named(ops: list) -> None:
+def test_fuzz_a_damaged_emu_json_replays_or_is_named(pristine: Path, ops: list) -> None:
     with tempfile.TemporaryDirectory() as d:
         run = Path(d) / "run"
-        shutil.copytree(_pristine(), run)
+        shutil.copytree(pristine, run)
         path = run / "emu.json"
         for op in ops:
             raw = path.read_bytes()
@@ -165,10 +170,10 @@ LOG_OPS = st.lists(st.one_of(
 
 
 @given(LOG_OPS)
-def test_fuzz_a_damaged_ingress_log_is_named_with_its_byte(ops: list) -> None:
+def test_fuzz_a_damaged_ingress_log_is_named_with_its_byte(pristine: Path, ops: list) -> None:
     with tempfile.TemporaryDirectory() as d:
         run = Path(d) / "run"
-        shutil.copytree(_pristine(), run)
+        shutil.copytree(pristine, run)
         path = run / "ingress.log"
         good = path.read_bytes()
         b = bytearray(good)

@@ -5,8 +5,8 @@ children that forked away (setsid, a double fork: the death signal is not
 inherited through fork, prctl(2)); those would keep the run's fresh
 namespace alive. The watchdog holds the read end of a pipe whose only
 write end is hoplab's: end of file means hoplab is gone, however it went
-(pipe(7)). It then kills every process carrying the run's id (reap.py) and
-exits. After a normal end hoplab has done that already, and the watchdog's
+(pipe(7)). It then kills every process carrying the run's id (reap.py),
+removes the run's pid file (registry.py) and exits. After a normal end hoplab has done that already, and the watchdog's
 sweep finds nothing.
 
     python -m hoplab.emu.watchdog FD RUN_ID
@@ -44,8 +44,10 @@ def main(argv: list[str]) -> int:
         except InterruptedError:
             continue
     from .reap import kill_all
+    from .registry import run_dir
 
     kill_all(set(), rid)
+    (run_dir() / f"{rid}.json").unlink(missing_ok=True)  # the run is gone: its namespaces are free for cleanup
     return 0
 
 
