@@ -49,7 +49,7 @@ def read(run_dir: Path) -> dict[str, Any]:
     except UnicodeDecodeError as e:
         raise MetaError(f"{path}: not valid JSON: not UTF-8 at byte {e.start}") from None
     except json.JSONDecodeError as e:
-        raise MetaError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        raise MetaError(f"{path}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
     except RecursionError:
         raise MetaError(f"{path}: not valid JSON: nested too deeply") from None
     if not isinstance(meta, dict):
