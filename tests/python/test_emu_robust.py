@@ -304,6 +304,14 @@ def _killed_with_a_detached_child(tmp: Path, marker: str, *, watchdog_too: bool)
     return keys, p.pid
 
 
+def _cleanup_alone() -> subprocess.CompletedProcess[str]:
+    """`hoplab emu cleanup` with a private, empty /run/netns: the `ip netns`
+    names of other sessions on this machine are not this test's to remove."""
+    script = f"mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns && exec {shlex.quote(sys.executable)} -m hoplab emu cleanup"
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                          capture_output=True, text=True, env=ENV, timeout=60)
+
+
 @live
 def test_a_detached_child_goes_even_after_sigkill(tmp_path: Path) -> None:
     """hoplab's watchdog sees it die (end of file on a pipe) and ends what
@@ -330,7 +338,7 @@ def test_cleanup_ends_what_a_killed_run_left(tmp_path: Path) -> None:
         keys, _ = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=True)
         time.sleep(0.5)
         assert _marked(marker), "the detached child survives (the case cleanup is for)"
-        r = hoplab("emu", "cleanup")
+        r = _cleanup_alone()
         assert r.returncode == 0, r.stderr
         assert "killed 1 process(es) left by runs that are gone" in r.stdout, r.stdout
         held, left = _gone(keys, marker)
