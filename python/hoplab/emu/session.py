@@ -21,6 +21,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 from contextlib import nullcontext
 from dataclasses import asdict
 from pathlib import Path
@@ -120,8 +121,6 @@ class _Commands:
         to whatever is left after `grace_s`, then to every process still in a
         fresh namespace of the run or carrying its id. (node, command, exit
         status) of each command."""
-        import time
-
         for _, p, _ in self.procs:
             if p.poll() is None:
                 try:
@@ -157,7 +156,6 @@ def live(scenario_json: str, cfg: EmuConfig, seed: int | None, out: Path, *, sta
     "result", "commands", "meta", "signal"}."""
     from .._io import atomic_write_bytes
     from ..result import Result, event_hash_text
-
     from . import watchdog
 
     out.mkdir(parents=True, exist_ok=True)
