@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The long fuzz run (issue 10 item 2, issue 22 item 7): every Hypothesis test
 # in tests/python/test_fuzz_*.py (scenarios and --set overrides, the ns-2
-# readers, designs, stores) in turn, each for an equal share of the time
+# readers, designs, stores; the emulator's [emulation] tables, a saved run's
+# emu.json and ingress log, and signals at random moments of a live `hoplab
+# emu`, which needs root and is skipped without) in turn, each for an equal share of the time
 # limit, at low priority (HOPLAB_FUZZ_NICE, default 19; use 0 on a machine
 # that is busy with other work, or the run starves and its 60 s stall
 # watchdog fires).

@@ -151,6 +151,15 @@ pub fn emulate_replay<'py>(py: Python<'py>, text: &str, fmt: &str, seed: Option<
     Ok(d)
 }
 
+/// The packets of an ingress log, `[(node, time_ns, bytes)]` in injection
+/// order (crates/hoplab-emu log.rs). Raises OSError naming the file, the
+/// byte offset and the damage (a checksum, a cut, bytes after the end).
+#[pyfunction]
+pub fn ingress_log<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Vec<(u32, u64, Bound<'py, pyo3::types::PyBytes>)>> {
+    let log = hoplab_emu::read_log(&path).map_err(|e| PyOSError::new_err(e.to_string()))?;
+    Ok(log.into_iter().map(|(n, t, b)| (n, t, pyo3::types::PyBytes::new(py, &b))).collect())
+}
+
 /// The scenario's `[emulation]` table as the engine validated it, every
 /// default filled in, as JSON; None when it has none. Raises ScenarioError.
 #[pyfunction]

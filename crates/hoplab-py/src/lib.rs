@@ -275,6 +275,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema_reference, m)?)?;
     m.add_function(wrap_pyfunction!(emu::emulate, m)?)?;
     m.add_function(wrap_pyfunction!(emu::emulate_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(emu::ingress_log, m)?)?;
     m.add_function(wrap_pyfunction!(emu::emulation_table, m)?)?;
     m.add_function(wrap_pyfunction!(emu::node_ipv4, m)?)?;
     m.add_function(wrap_pyfunction!(emu::ipv4_node, m)?)?;

@@ -8,42 +8,44 @@ channel, in real time (docs/GUIDE.md, "Emulation").
 
 from __future__ import annotations
 
-import subprocess
+import signal
 from pathlib import Path
 
 import click
 
-from .errors import HoplabError, Interrupted
+from .errors import HoplabError, Interrupted, Signalled
 
 __all__ = ["emu_cmd"]
 
-#: Names of namespaces a user made for hoplab by hand (`ip netns add hoplab-...`);
-#: hoplab's own are unnamed and need no clean-up.
-_MARKER = "hoplab-"
-
 
 def _cleanup() -> None:
-    r = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False)
-    names = [line.split()[0] for line in r.stdout.splitlines() if line.startswith(_MARKER)]
-    for n in names:
-        subprocess.run(["ip", "netns", "delete", n], check=False)
-    click.echo(f"removed {len(names)} namespace(s) named {_MARKER}*" if names else
-               "nothing to remove (hoplab's namespaces are unnamed: the kernel removes them with the process)")
+    from ..emu import cleanup
+
+    c = cleanup.run()
+    if c.killed:
+        click.echo(f"killed {len(c.killed)} process(es) left by runs that are gone (pid {', '.join(map(str, c.killed))})")
+    for name, holder in c.kept.items():
+        click.echo(f"kept namespace {name}: a live run uses it ({holder})")
+    if c.removed:
+        click.echo(f"removed {len(c.removed)} namespace(s): {', '.join(c.removed)}")
+    if not (c.killed or c.removed or c.kept):
+        click.echo("nothing to remove (hoplab's namespaces are unnamed: the kernel removes them with their processes)")
 
 
 def _replay(run_dir: Path, sets: tuple[str, ...], out: Path | None) -> None:
     from .. import _core
-    from ..emu.session import META_NAME, replay
+    from ..emu.meta import MetaError
+    from ..emu.session import ReplayError, replay
     from ..overrides import OverrideError
 
-    if not (run_dir / META_NAME).is_file():
-        raise HoplabError(f"{run_dir}: no {META_NAME}: not the result directory of `hoplab emu`")
     try:
         got, live_hash, _ = replay(run_dir, sets, out)
-    except _core.ScenarioError as e:
-        raise HoplabError(f"{run_dir}: {e}") from None
-    except (OSError, ValueError, OverrideError) as e:
+    except (MetaError, ReplayError, OverrideError) as e:
         raise HoplabError(str(e)) from None
+    except _core.ScenarioError as e:  # only --set can make the saved scenario (checked by meta.read) wrong
+        raise HoplabError(f"{run_dir}: {e} (from --set {', '.join(sets)})") from None
+    except OSError as e:  # the ingress log (named, with the byte offset), or a file of -o
+        raise HoplabError(str(e) if e.filename is None else f"{e.filename}: {e.strerror}") from None
     if out is not None:
         click.echo(f"saved the replayed run to {out}")
     same = "same" if got == live_hash else "DIFFERENT"
@@ -56,7 +58,10 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
     from .. import _core
     from .._scenario_json import scenario_json
     from ..emu import config as C
+    from ..emu.claim import BusyError, Claim
+    from ..emu.registry import Registration
     from ..emu.session import live, preflight
+    from ..emu.signals import Caught
     from . import _input
     from .errors import scenario_failure
 
@@ -74,13 +79,24 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
         raise HoplabError(f"{scenario}: refused: {why}")
     out = out or Path("results") / f"emu-{scenario.stem}"
     try:
-        res = live(sjson, cfg, seed, out, stall=stall)
-    except PermissionError as e:
+        # From here a signal ends the run as its end would (emu/signals.py),
+        # or before it starts, nothing. One session per directory (a lock
+        # held until the run is saved); an earlier run in it goes whole to
+        # previous/<time>/; the pid file tells `emu cleanup` which named
+        # namespaces this run holds.
+        with Caught() as caught, Claim(out) as claim, Registration(out, cfg.namespaces) as reg:
+            if caught.signum is not None:
+                raise Interrupted() if caught.signum == signal.SIGINT else Signalled(caught.signum)
+            kept = claim.keep_previous()
+            if kept is not None:
+                click.echo(f"hoplab: the earlier run in {out} is kept in {kept}", err=True)
+            res = live(sjson, cfg, seed, out, stall=stall, rid=reg.id, caught=caught)
+    except BusyError as e:
         raise HoplabError(str(e)) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the run's own handling took over
         raise Interrupted() from None
     except OSError as e:
-        raise HoplabError(str(e)) from None
+        raise HoplabError(str(e) if e.filename is None else f"{e.filename}: {e.strerror}") from None
     emu = res["emu"]
     if emu["fifo"]:
         click.echo(f"hoplab: warning: {emu['fifo']}", err=True)
@@ -94,8 +110,10 @@ def _emulate(scenario: Path, seed: int | None, out: Path | None, sets: tuple[str
     click.echo(f"saved to {out} (event hash {res['meta']['event_hash']}; replay: hoplab emu --replay {out})")
     if emu["ended"] == "lag":
         raise HoplabError(emu["message"])
-    if res["interrupted"]:
+    if res["signal"] == signal.SIGINT:
         raise Interrupted()
+    if res["signal"] is not None:
+        raise Signalled(res["signal"])
 
 
 @click.command("emu")

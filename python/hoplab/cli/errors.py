@@ -2,6 +2,7 @@
 
     HoplabError        bad input (scenario, file, option): `hoplab: error: ...`, exit 2
     Interrupted        Ctrl-C: `hoplab: interrupted`, exit 130 (128 + SIGINT)
+    Signalled          SIGTERM, SIGHUP ended a command that saved its work first: exit 128 + the signal
     EngineFailure      a `hoplab.SimulationError`: `hoplab: error: ...`, exit 70
     internal_error_exit  a bug: `hoplab: internal error: ...`, exit 70
 
@@ -21,7 +22,7 @@ import click
 from .._error_text import position, tidy
 
 __all__ = [
-    "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_SOFTWARE", "EngineFailure", "HoplabError", "Interrupted",
+    "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_SOFTWARE", "EngineFailure", "HoplabError", "Interrupted", "Signalled",
     "internal_error_exit", "os_error_text", "scenario_error_text", "scenario_failure", "set_hint",
 ]
 
@@ -51,6 +52,22 @@ class Interrupted(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo("hoplab: interrupted", err=True)
+
+
+class Signalled(click.ClickException):
+    """SIGTERM or SIGHUP (`timeout`, `kill`, SLURM; a closed terminal) ended a
+    command that saved its work first (`hoplab emu`): `hoplab: stopped by
+    SIGTERM`, exit 128 + the signal's number, the status a shell gives a
+    process the signal killed (143, 129)."""
+
+    def __init__(self, signum: int) -> None:
+        import signal
+
+        self.exit_code = 128 + signum
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"hoplab: {self.format_message()}", err=True)
 
 
 class EngineFailure(click.ClickException):

@@ -87,22 +87,17 @@ def _counts(path: Path, keys: tuple[str, ...], count: str | None) -> dict[str, i
 
 def _segments(log: Path, src: int, dst: int) -> tuple[int, int]:
     """(TCP segments with payload from `src`, pure ACKs from `dst`) in an
-    ingress log (crates/hoplab-emu log.rs: a 12-byte header, then per packet
-    u32 node, u64 ns, u32 length, little-endian, and the IPv4 bytes)."""
-    import struct
+    ingress log (read, its checksums checked, by the engine: crates/hoplab-emu log.rs)."""
+    from .. import _core
 
     data = acks = 0
-    with log.open("rb") as f:
-        f.read(12)
-        while len(head := f.read(16)) == 16:
-            node, _, n = struct.unpack("<IQI", head)
-            b = f.read(n)
-            if len(b) < 40 or b[0] >> 4 != 4 or b[9] != 6:  # IPv4 carrying TCP (RFC 791, 793)
-                continue
-            ihl = (b[0] & 0x0F) * 4
-            payload = int.from_bytes(b[2:4], "big") - ihl - (b[ihl + 12] >> 4) * 4
-            if node == src and payload > 0:
-                data += 1
-            elif node == dst and payload == 0 and not b[ihl + 13] & 0x03:  # no SYN, no FIN
-                acks += 1
+    for node, _, b in _core.ingress_log(str(log)):
+        if len(b) < 40 or b[0] >> 4 != 4 or b[9] != 6:  # IPv4 carrying TCP (RFC 791, 793)
+            continue
+        ihl = (b[0] & 0x0F) * 4
+        payload = int.from_bytes(b[2:4], "big") - ihl - (b[ihl + 12] >> 4) * 4
+        if node == src and payload > 0:
+            data += 1
+        elif node == dst and payload == 0 and not b[ihl + 13] & 0x03:  # no SYN, no FIN
+            acks += 1
     return data, acks

@@ -248,6 +248,9 @@ impl Scenario {
             if c.run.trim().is_empty() {
                 return err(format!("{p}.run"), "is empty: give the command line to run in the node's namespace");
             }
+            if let Some(why) = shell_words_problem(&c.run) {
+                return err(format!("{p}.run"), format!("{:?} cannot be split into words: {why}", c.run));
+            }
             if c.start_s >= self.duration {
                 return err(format!("{p}.start_s"), format!("{} s is not before the end of the run ({} s)", c.start_s, self.duration));
             }
@@ -389,6 +392,41 @@ fn netns_name_problem(name: &str) -> Option<&'static str> {
         Some("longer than 255 bytes (NAME_MAX)")
     } else {
         None
+    }
+}
+
+/// Why `hoplab emu` could not split a command line into words, or None.
+/// It splits as Python's `shlex.split` does (POSIX mode, no comments), which
+/// follows the shell's quoting (POSIX Shell Command Language §2.2): `\`
+/// outside single quotes takes the next character whatever it is, `'...'`
+/// and `"..."` must be closed. Only what makes the split fail is refused
+/// here; the words themselves are the command's business.
+fn shell_words_problem(run: &str) -> Option<&'static str> {
+    #[derive(PartialEq)]
+    enum In {
+        Word,
+        Single,
+        Double,
+    }
+    let mut state = In::Word;
+    let mut chars = run.chars();
+    while let Some(ch) = chars.next() {
+        match (&state, ch) {
+            (In::Word | In::Double, '\\') => {
+                if chars.next().is_none() {
+                    return Some("it ends with an escaping \\ (shlex: \"No escaped character\")");
+                }
+            }
+            (In::Word, '\'') => state = In::Single,
+            (In::Word, '"') => state = In::Double,
+            (In::Single, '\'') | (In::Double, '"') => state = In::Word,
+            _ => {}
+        }
+    }
+    match state {
+        In::Word => None,
+        In::Single => Some("a single quote (') is not closed (shlex: \"No closing quotation\")"),
+        In::Double => Some("a double quote (\") is not closed (shlex: \"No closing quotation\")"),
     }
 }
 

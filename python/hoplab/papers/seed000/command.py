@@ -27,7 +27,7 @@ _REAL = option(
     "--real", is_flag=True, default=False,
     help="Real Linux TCP endpoints over the emulated chain (hoplab emu; needs root), its relays running "
          "--routing, beside the simulated chain with the Linux receiver and the testbed's table. --duration "
-         "is then each transfer's seconds [default: 10], --replicas the real runs per cell, interleaved as "
+         "is then each transfer's seconds [1 to 3600, default: 10], --replicas the real runs per cell, interleaved as "
          "the paper's [default: 3].")
 _READING = reading_option("Read the paper's ns-2 as ns-2.35 (compat = \"ns2\": its MAC and TCP rules; AODV stays "
                           "AODV-UU) or as the standards, or both side by side.")
@@ -84,6 +84,9 @@ def _run_real(*, out: Path | None, progress: Progress, replicas: int | None, dur
     from . import real as rr
 
     replicas, seconds, routing = replicas or 3, 10.0 if duration is None else duration, routing or rr.DEFAULT_ROUTING
+    why = rr.option_problem(seconds)
+    if why:
+        raise Failure(why)
     df, runs = rr.run_real(replicas=replicas, seconds=seconds, progress=progress, routing=routing)
     note = None if out is None else f"table: {out / 'real.csv'}; per run: {out / 'real-runs.csv'}"
     return Outcome(rr.report(df, runs, replicas=replicas, seconds=seconds, routing=routing),

@@ -36,6 +36,14 @@ DEFAULT_ROUTING = rp.DEFAULT_ROUTING
 DRAIN_S = 20.0
 #: A run below this fraction of its cell's median is listed with what happened in it.
 OUTLIER = 0.8
+#: The shortest transfer (--duration) with --real: TCP's initial RTO is 1 s
+#: (RFC 6298 §2.1, Linux's TCP_TIMEOUT_INIT), so a shorter transfer can end
+#: before a handshake whose SYN was lost (or waited for a route) completes,
+#: and its goodput would measure the handshake, not the chain.
+MIN_SECONDS = 1.0
+#: The longest: every transfer runs in real time, 16 cells x --replicas of
+#: them; an hour each is already two days at the default 3 replicas.
+MAX_SECONDS = 3600.0
 
 RUN_COLUMNS = [
     "hops", "max_cwnd", "replica", "goodput_kbps", "sent_kbps", "retransmissions", "timeouts", "timeout_recovery_s",
@@ -46,6 +54,17 @@ SUMMARY_COLUMNS = [
     "hops", "max_cwnd", "runs", "real_kbps", "real_ci_low_kbps", "real_ci_high_kbps", "real_min_kbps", "real_max_kbps",
     "real_acks_per_segment", "simulated_linux_kbps", "testbed_kbps",
 ]
+
+
+def option_problem(seconds: float) -> str | None:
+    """Why --duration cannot be a real transfer's length, or None."""
+    if seconds < MIN_SECONDS:
+        return (f"--duration {seconds:g} s is shorter than a TCP handshake may take with --real (the initial RTO alone "
+                f"is {MIN_SECONDS:g} s, RFC 6298): give {MIN_SECONDS:g} to {MAX_SECONDS:g} s per transfer")
+    if seconds > MAX_SECONDS:
+        return (f"--duration {seconds:g} s is too long for --real: every transfer runs in real time, 16 cells x "
+                f"--replicas of them: give {MIN_SECONDS:g} to {MAX_SECONDS:g} s per transfer")
+    return None
 
 
 def task(hops: int, w: int, seconds: float, seed: int, routing: str) -> rp.Task:
@@ -151,6 +170,11 @@ def _w(w: int) -> str:
     return "unclamped" if w == UNCLAMPED else str(w)
 
 
+def _share(part: float, best: float) -> str:
+    """`part` as a percentage of `best`; what happened instead when nothing went through."""
+    return "n/a (no traffic)" if not best > 0 else f"{part / best:.1%}"
+
+
 def _ci(lo: float, hi: float) -> str:
     return "" if math.isnan(lo) else f"[{lo:.0f}, {hi:.0f}]"
 
@@ -193,8 +217,8 @@ def report(df: pd.DataFrame, runs: pd.DataFrame, *, replicas: int, seconds: floa
         d = df[df.hops == hops].set_index("max_cwnd")
         best = int(d.real_kbps.idxmax())
         lines.append(f"{hops} hops: the best real window is {_w(best)}"
-                     f" (W = 2 at {d.real_kbps[2] / d.real_kbps.max():.1%} of the best; simulated Linux receiver: "
-                     f"{d.simulated_linux_kbps[2] / d.simulated_linux_kbps.max():.1%})")
+                     f" (W = 2 at {_share(d.real_kbps[2], d.real_kbps.max())} of the best; simulated Linux receiver: "
+                     f"{_share(d.simulated_linux_kbps[2], d.simulated_linux_kbps.max())})")
     low = outliers(runs)
     if len(low):
         lines += ["", f"Runs below {OUTLIER:.0%} of their cell's median:"]

@@ -172,6 +172,9 @@ fn emulation_checks_name_the_field() {
         ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 2\nrun = \"x\"", "emulation.commands[0].node", "node 2 is not a real node (emulation.nodes = [0, 4])"),
         ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0", "emulation.commands[0]", "missing field `run`"),
         ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"  \"", "emulation.commands[0].run", "is empty"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"echo 'a\"", "emulation.commands[0].run", "a single quote (') is not closed"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = 'echo \"a \\\"'", "emulation.commands[0].run", "a double quote (\") is not closed"),
+        ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = 'echo a\\'", "emulation.commands[0].run", "ends with an escaping"),
         ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"x\"\nstart_s = 10.0", "emulation.commands[0].start_s", "not before the end of the run (10 s)"),
         ("nodes = [0, 4]\n[[emulation.commands]]\nnode = 0\nrun = \"x\"\nstart_s = -1.0", "emulation.commands[0].start_s", "is outside"),
     ];
