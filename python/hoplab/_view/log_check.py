@@ -110,4 +110,4 @@ def _cell(v: Any) -> str:
         if math.isnan(v):
             return "an empty field"
         return str(int(v)) if v.is_integer() and abs(v) < 1e16 else repr(v)
-    return repr(str(v))
+    return repr(str(v)) if str(v).strip() else "an empty field"
