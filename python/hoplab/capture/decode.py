@@ -117,6 +117,7 @@ def _ip(buf: bytes, orig_extra: int) -> tuple[dpkt.Packet, int] | str:
     except (dpkt.UnpackError, struct.error, ValueError, IndexError):
         return "malformed"
 
+
 def _sack(opts: bytes) -> tuple[tuple[int, int], ...]:
     """The SACK blocks among TCP options (RFC 2018 §3: kind 5, pairs of 32-bit edges)."""
     i, out = 0, ()
