@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The long fuzz run (issue 10 item 2, issue 22 item 7): every Hypothesis test
-# in tests/python/test_fuzz_*.py (scenarios and --set overrides, the ns-2
-# readers, designs, stores; the emulator's [emulation] tables, a saved run's
-# emu.json and ingress log, and signals at random moments of a live `hoplab
-# emu`, which needs root and is skipped without) in turn, each for an equal share of the time
+# The long fuzz run: every Hypothesis test in tests/python/test_fuzz_*.py
+# (scenarios and --set overrides, the ns-2 readers, designs, stores; the
+# emulator's [emulation] tables, a saved run's emu.json and ingress log, and
+# signals at random moments of a live `hoplab emu`, which needs root and is
+# skipped without; the capture reader of `hoplab analyze`: container, link
+# type, timestamps, snap and original lengths drawn at random, records cut and
+# overwritten; and anim.csv as `hoplab view` reads it) in turn, each for an equal share of the time
 # limit, at low priority (HOPLAB_FUZZ_NICE, default 19; use 0 on a machine
 # that is busy with other work, or the run starves and its 60 s stall
 # watchdog fires).
 #   scripts/fuzz.sh 30m                 # all fuzz tests, 30 minutes in all
 #   scripts/fuzz.sh 10m test_fuzz_ns2   # only the tests whose id contains this
+#   scripts/fuzz.sh 4m test_fuzz_captures; scripts/fuzz.sh 4m test_fuzz_anim
 #
 # Under HOPLAB_FUZZ=long a test draws examples without end, so one pytest
 # call per test, each stopped at its share. At the share the run gets SIGINT.

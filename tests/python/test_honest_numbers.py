@@ -126,3 +126,15 @@ def test_a_result_saved_before_a_column_existed_still_loads(tmp_path):
     with pytest.warns(UserWarning, match="without checking"):
         old = hoplab.Result.load(tmp_path, verify=False)
     assert old.flows.oracle_hops_at_start.isna().all()  # unknown, not a hop count
+
+
+def test_no_route_time_without_an_outage_is_plus_zero(tmp_path):
+    """A flow that never lost its route had 0 s without one, not -0.0 (an empty
+    float sum in Rust is -0.0): flows.csv says 0.0 and the routing table 0.00."""
+    code, out, _ = _cli("run", "example:chain", "--out", str(tmp_path / "o"))
+    assert code == 0
+    row = next(csv.DictReader((tmp_path / "o" / "flows.csv").open()))
+    assert row["no_route_s"] == "0.0"
+    r = hoplab.run("example:chain")
+    assert math.copysign(1.0, r.flows.no_route_s.iloc[0]) == 1.0
+    assert "-0.00" not in r.routing_table()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from hoplab import lab
@@ -63,3 +66,43 @@ def test_errors_are_one_line(tmp_path):
         assert r.exit_code == 2, (args, r.output)
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("hoplab: error: ") and text in lines[0], (args, r.stderr)
+
+
+@pytest.fixture(scope="module")
+def one_run_store(tmp_path_factory):
+    d = tmp_path_factory.mktemp("store")
+    design = {"name": "one", "base": {**BASE, "duration_s": 1.0}, "replicas": 1}
+    lab.run(lab.Design.from_dict(design), d / "store", jobs=1, progress=False)
+    return d / "store"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full to fill a disk with")
+@pytest.mark.parametrize("name", ["flows.csv", "flows.parquet"])
+def test_export_to_a_full_disk_names_the_file_and_leaves_no_tmp(tmp_path, one_run_store, name):
+    """The temporary file is /dev/full (every write: ENOSPC), as on a full disk.
+    pandas raises the error without a file name: it used to print "None: No
+    space left on device" and leave the .tmp file."""
+    out = tmp_path / name
+    out.write_text("an earlier export\n")
+    tmp = tmp_path / f".{name}.tmp"
+    tmp.symlink_to("/dev/full")
+    r = CliRunner().invoke(cli, ["lab", "export", "--store", str(one_run_store), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.splitlines() == [f"hoplab: error: {out}: cannot write: No space left on device"]
+    assert not tmp.exists() and not tmp.is_symlink()
+    assert out.read_text() == "an earlier export\n"  # the earlier file is untouched
+
+
+def test_export_failing_in_the_writer_names_the_file(tmp_path, one_run_store, monkeypatch):
+    """The same with the writer's write raising ENOSPC midway (a real disk filling up)."""
+    out = tmp_path / "flows.csv"
+    real = pd.DataFrame.to_csv
+
+    def to_csv(self, path, **kw):
+        real(self.head(0), path, **kw)  # the header made it to disk
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", to_csv)
+    r = CliRunner().invoke(cli, ["lab", "export", "--store", str(one_run_store), "-o", str(out)])
+    assert r.exit_code == 2 and r.stderr.splitlines() == [f"hoplab: error: {out}: cannot write: No space left on device"]
+    assert list(tmp_path.iterdir()) == []

@@ -44,6 +44,19 @@ def test_pcapng_and_pcap_side_by_side(tmp_path):
     assert (out / "nodes.pcapng").read_bytes()[:4] == bytes.fromhex("0a0d0d0a")
 
 
+@pytest.mark.parametrize("mode, stem", [("nodes", "node"), ("hosts", "host")])
+def test_a_node_filter_writes_captures_of_those_nodes_only(tmp_path, mode, stem):
+    """`[trace] nodes = [3, 1]`: node-1.pcap and node-3.pcap, no empty files for the rest."""
+    sc = tmp_path / "s.toml"
+    sc.write_text(TRACE_CHAIN + f'[trace]\nformats = ["pcap"]\npcap = "{mode}"\nnodes = [3, 1]\n')
+    out = tmp_path / "out"
+    r = CliRunner().invoke(cli, ["run", str(sc), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in out.glob("*.pcap")) == [f"{stem}-1.pcap", f"{stem}-3.pcap"]
+    assert sorted(hoplab.Result.load(out).trace_files) == [f"{stem}-1.pcap", f"{stem}-3.pcap"]
+    assert all((out / f"{stem}-{n}.pcap").stat().st_size > 24 for n in (1, 3))  # packets past the header
+
+
 def test_hosts_captures_are_listed_and_agree_with_tcptrace(tmp_path):
     out = _run(tmp_path, "hosts")
     res = hoplab.Result.load(out)

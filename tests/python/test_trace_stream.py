@@ -140,6 +140,17 @@ def test_a_bad_trace_field_is_one_line_naming_it(tmp_path, trace, field):
     assert not (tmp_path / "o").exists()
 
 
+def test_a_window_after_the_runs_end_is_refused_naming_start_s(tmp_path):
+    """start_s and end_s both past the 6 s run: an empty window, refused as
+    docs/GUIDE.md says, not a run that writes an empty trace."""
+    sc = _write(tmp_path, '[trace]\nformats = ["csv"]\nstart_s = 7.0\nend_s = 9.0\n')
+    r = run_module("run", str(sc), "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines() == [f"hoplab: error: {sc}: trace.start_s: 7 s must be before the end of the run "
+                                     "(6 s): the window 7-9 s holds no event"]
+    assert not (tmp_path / "o").exists()
+
+
 def test_python_api_refuses_files_without_a_directory():
     with pytest.raises(hoplab.ScenarioError) as e:
         hoplab.run(CHAIN + '[trace]\nformats = ["csv"]\n')

@@ -151,7 +151,7 @@ def test_a_run_without_its_event_log_is_one_line_saying_how_to_get_it(tmp_path: 
 @pytest.mark.parametrize("text, problem", [
     ("time_s,node\n1,2\n", "no column 'layer'"),
     (",".join(vdata.ANIM_COLUMNS) + "\nsoon,0,MAC,send,DATA,0,1,0,False,1,tcp,0,1,0,100,0.001,\n",
-     "time_s: 'soon' is not a number"),
+     "line 2, column time_s: 'soon' is not a time within the run"),
     ("", "not a CSV file"),
 ])
 def test_a_bad_event_log_is_one_line_naming_the_file(tmp_path: Path, chain_run: Path, text: str, problem: str) -> None:
@@ -162,6 +162,75 @@ def test_a_bad_event_log_is_one_line_naming_the_file(tmp_path: Path, chain_run: 
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.startswith(f"hoplab: error: {bad / 'anim.csv'}: ") and problem in r.stderr, r.stderr
     assert not (tmp_path / "x.html").exists()
+
+
+def _with_cell(run: Path, line: int, column: str, value: str) -> str:
+    """The run's anim.csv with one cell (line numbers as in the file: the header is 1) replaced."""
+    lines = (run / "anim.csv").read_text().splitlines()
+    col = lines[0].split(",").index(column)
+    cells = lines[line - 1].split(",")
+    cells[col] = value
+    lines[line - 1] = ",".join(cells)
+    return "\n".join(lines) + "\n"
+
+
+def _line_of(run: Path, event: str, nth: int) -> int:
+    """The line of anim.csv with the nth event of this kind (send or drop), counting from 1."""
+    lines = (run / "anim.csv").read_text().splitlines()
+    return [i + 1 for i, l in enumerate(lines) if l.split(",")[3] == event][nth - 1]
+
+
+@pytest.mark.parametrize("column, value, event, problem", [
+    ("airtime_s", "1e300", "send", "1e+300 is not a frame's time on the air (0 to 0.56 s, the run's largest frame "
+                                   "at its slowest rate)"),
+    ("airtime_s", "inf", "send", "inf is not a frame's time on the air"),
+    ("airtime_s", "-0.001", "send", "-0.001 is not a frame's time on the air"),
+    ("airtime_s", "", "send", "an empty field is not a frame's time on the air"),
+    ("airtime_s", "soon", "drop", "'soon' is not a frame's time on the air"),
+    ("time_s", "nan", "send", "'nan' is not a time within the run (0 to 6 s)"),
+    ("time_s", "inf", "drop", "inf is not a time within the run (0 to 6 s)"),
+    ("time_s", "-inf", "send", "-inf is not a time within the run (0 to 6 s)"),
+    ("time_s", "7.5", "send", "7.5 is not a time within the run (0 to 6 s)"),
+    ("node", "5", "send", "5 is not a node of the run (0 to 4)"),
+    ("node", "-1", "drop", "-1 is not a node of the run (0 to 4)"),
+    ("dst", "12", "send", "12 is not a node of the run (0 to 4) nor -1 (broadcast)"),
+    ("packet_src", "99999999999999999999999", "send", "99999999999999999999999 is not a node of the run (0 to 4)"),
+    ("packet_dst", "2.5", "send", "2.5 is not a node of the run (0 to 4) nor -1"),
+    ("uid", "1e30", "send", "1e+30 is not a whole number from -1 (none)"),
+    ("size_bytes", "-3", "send", "-3 is not a whole number from -1 (none)"),
+    ("retry", "maybe", "send", "'maybe' is not True or False"),
+])
+def test_a_value_a_run_cannot_write_is_one_line_naming_line_and_column(
+        tmp_path: Path, chain_run: Path, column: str, value: str, event: str, problem: str) -> None:
+    """Out-of-range values used to end in an internal error (an infinite
+    airtime is not JSON) or a page drawing nonsense (node 5 of 5, an event
+    after the run's end)."""
+    bad = tmp_path / "bad"
+    shutil.copytree(chain_run, bad)
+    line = _line_of(chain_run, event, 2)  # not the first line: the number is the file's
+    _rewrite_anim(bad, _with_cell(bad, line, column, value))
+    r = _cli("view", str(bad), "-o", str(tmp_path / "x.html"))
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"hoplab: error: {bad / 'anim.csv'}: line {line}, column {column}: "
+                                                   f"{problem}"), lines
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_the_runs_own_log_passes_the_checks(chain_run: Path) -> None:
+    """Every value the engine writes is in range (drops with an empty airtime, -1 for none)."""
+    anim = _anim(chain_run)
+    assert (anim["event"] == "drop").any() and anim["airtime_s"].isna().any() and (anim["dst"] == -1).any()
+    assert vdata.build(chain_run)["meta"]["frames"] > 0
+
+
+def test_an_out_of_range_value_in_a_results_trace_names_its_row(chain_run: Path) -> None:
+    res = hoplab.Result.load(chain_run)
+    res.trace = _anim(chain_run).reset_index(drop=True)
+    res.trace.loc[7, "node"] = 40
+    with pytest.raises(ViewInputError) as e:
+        vdata.build(res)
+    assert str(e.value) == "the result's trace: row 7, column node: 40 is not a node of the run (0 to 4)"
 
 
 def test_not_a_run_directory(tmp_path: Path) -> None:

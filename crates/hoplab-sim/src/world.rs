@@ -486,7 +486,10 @@ impl World {
                     row.longest_gap_s = t.gaps.iter().map(|(a, b)| b.since(*a).as_secs_f64()).fold(0.0, f64::max);
                 }
             }
-            row.no_route_s = net_src.outages.iter().filter(|o| o.0 == flow).map(|(_, a, b)| b.since(*a).as_secs_f64()).sum();
+            // A fold from +0.0, not `sum()`: std's f64 `Sum` starts from -0.0 (the
+            // identity that keeps a sum of -0.0s negative), so a flow without an
+            // outage would read -0.0 and print as "-0.0" in flows.csv.
+            row.no_route_s = net_src.outages.iter().filter(|o| o.0 == flow).map(|(_, a, b)| b.since(*a).as_secs_f64()).fold(0.0, |s, x| s + x);
             row.throughput_kbps = kbps(row.bytes_delivered, row.end_s - row.start_s);
             flows.push(row);
         }

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .._drop_codes import REASONS
 from . import routes
+from .log_check import LogCheck
 
 __all__ = ["ANIM_COLUMNS", "DEFAULT_MAX_FRAMES", "ViewInputError", "build"]
 
@@ -64,13 +65,19 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
-def _kept(chunk: pd.DataFrame, start: float, end: float, where: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _checked(chunk: pd.DataFrame, check: LogCheck, where: str, in_file: bool) -> None:
+    """`ViewInputError` naming the first cell a run cannot have written: its
+    line in the file (the header is line 1) or its row in a result's trace."""
+    bad = check.first_bad(chunk)
+    if bad is not None:
+        label, col, cell, problem = bad
+        at = f"line {int(label) + 2}" if in_file else f"row {label}"
+        raise ViewInputError(f"{where}: {at}, column {col}: {cell} {problem}")
+
+
+def _kept(chunk: pd.DataFrame, start: float, end: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(MAC sends, drops) of one chunk within [start, end]."""
-    try:
-        t = pd.to_numeric(chunk["time_s"], errors="raise")
-    except (ValueError, TypeError):
-        bad = chunk.loc[pd.to_numeric(chunk["time_s"], errors="coerce").isna(), "time_s"].iloc[0]
-        raise ViewInputError(f"{where}: time_s: {bad!r} is not a number") from None
+    t = pd.to_numeric(chunk["time_s"])
     inside = (t >= start) & (t <= end)
     event = chunk["event"].astype(str)
     sends = chunk[inside & (chunk["layer"].astype(str) == "MAC") & (event == "send")]
@@ -79,15 +86,18 @@ def _kept(chunk: pd.DataFrame, start: float, end: float, where: str) -> tuple[pd
 
 
 def read_log(chunks: Iterable[pd.DataFrame], where: str, start: float, end: float,
-             max_frames: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+             max_frames: int, check: LogCheck, in_file: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The frames and drops of a log within [start, end]; raises
-    `ViewInputError` when there are more than ``max_frames`` frames."""
+    `ViewInputError` for a value the run cannot have written (`check`; where
+    is the log's name, ``in_file``: count its rows as lines of a CSV file) and
+    when there are more than ``max_frames`` frames."""
     sends: list[pd.DataFrame] = []
     drops: list[pd.DataFrame] = []
     total = 0
     first = last_kept = None
     for chunk in chunks:
-        s, d = _kept(chunk, start, end, where)
+        _checked(chunk, check, where, in_file)
+        s, d = _kept(chunk, start, end)
         if len(s) and first is None:
             first = float(s["time_s"].iloc[0])
         if total < max_frames:  # past the limit only counted, never held
@@ -291,13 +301,14 @@ def _load(run: Any) -> tuple[Any, Path | None]:
         raise ViewInputError(str(e).splitlines()[0]) from None
 
 
-def _log(res: Any, d: Path | None, start: float, end: float, max_frames: int) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+def _log(res: Any, d: Path | None, start: float, end: float, max_frames: int,
+         check: LogCheck) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     if d is not None:
         path = d / "anim.csv"
         if not path.is_file():
             raise ViewInputError(f"{path}: no such file: the page animates a run's event log; {HOW_TO_LOG} "
                                  f"and --out {d}")
-        return (*read_log(_chunks_of_file(path), str(path), start, end, max_frames), str(path))
+        return (*read_log(_chunks_of_file(path), str(path), start, end, max_frames, check), str(path))
     trace = res.trace
     if len(trace) == 0:
         raise ViewInputError("the result has no trace: give the run directory with its anim.csv "
@@ -305,7 +316,7 @@ def _log(res: Any, d: Path | None, start: float, end: float, max_frames: int) ->
     missing = [c for c in ANIM_COLUMNS if c not in trace.columns]
     if missing:
         raise ViewInputError(f"the result's trace has no column {missing[0]!r}")
-    return (*read_log([trace], "the result's trace", start, end, max_frames), "trace")
+    return (*read_log([trace], "the result's trace", start, end, max_frames, check, in_file=False), "trace")
 
 
 def build(run: Any, *, start: float | None = None, end: float | None = None,
@@ -326,8 +337,10 @@ def build(run: Any, *, start: float | None = None, end: float | None = None,
     hi = duration if end is None else float(end)
     if not (0.0 <= lo < hi):
         raise ViewInputError(f"--start/--end: the window {lo:g}-{hi:g} s is empty (the run lasts {duration:g} s)")
-    frames, drops, source = _log(res, d, lo, hi, max_frames)
     nodes = int(res.info.get("nodes", len(res.nodes)))
+    mac = sc.get("mac", {})
+    slowest = min(float(mac.get("data_rate_mbps", 2.0)), float(mac.get("basic_rate_mbps", 1.0)))
+    frames, drops, source = _log(res, d, lo, hi, max_frames, LogCheck(duration, nodes, slowest))
     tx_range, cs_range = _radio_ranges(sc)
     kinds: list[str] = ["RTS", "CTS", "DATA", "ACK"]
     ptypes: list[str] = ["tcp", "ack", "cbr", "routing", "ARP", "MAC"]

@@ -4,10 +4,12 @@ or pcapng capture of TCP flows and returns a `CaptureResult`, a
 (metrics.py says how each is measured), so that a testbed and a simulation
 compare in one table. Needs dpkt (`pip install 'hoplab[capture]'`).
 
-    read.py     the file's records (pcap, pcapng; errors name the byte offset)
-    decode.py   a record -> its TCP segment (Ethernet, raw IP, SLL, SLL2, 802.11)
-    flows.py    connections, retransmissions, ACKs, RTT samples (tcptrace's rules)
-    metrics.py  the run's tables
+    read.py      the file's records (pcap, pcapng; errors name the byte offset)
+    decode.py    a record -> its TCP segment (Ethernet, raw IP, SLL, SLL2, 802.11), or why none
+    scan.py      the pass over the records: segments in time order, what the records were
+    diagnose.py  the warnings, and why a capture has nothing to measure
+    flows.py     connections, retransmissions, ACKs, RTT samples (tcptrace's rules)
+    metrics.py   the run's tables
 """
 
 from __future__ import annotations
@@ -18,14 +20,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import CaptureError
+from .errors import CaptureError, TooManyIntervals
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..result import Result
 
-__all__ = ["analyze", "CaptureError", "CaptureResult"]
+__all__ = ["analyze", "CaptureError", "CaptureResult", "TooManyIntervals"]
 
 
 @functools.cache
@@ -102,7 +104,8 @@ def __getattr__(name: str) -> Any:
 MAX_INTERVALS = 1_000_000
 
 
-def _throughput(ts: dict[str, list[Any]], flows: list[dict[str, Any]], interval_s: float) -> dict[str, list[Any]]:
+def _throughput(path: str | os.PathLike[str], ts: dict[str, list[Any]], flows: list[dict[str, Any]],
+                interval_s: float) -> dict[str, list[Any]]:
     """Bytes acknowledged per flow and interval [k*interval_s, (k+1)*interval_s)."""
     out: dict[str, list[Any]] = {"flow": [], "start_s": [], "end_s": [], "bytes": [], "throughput_kbps": []}
     by_flow: dict[int, list[tuple[float, int]]] = {}
@@ -116,8 +119,7 @@ def _throughput(ts: dict[str, list[Any]], flows: list[dict[str, Any]], interval_
             continue
         k0, k1 = math.floor(start / interval_s), math.ceil(end / interval_s)
         if k1 - k0 > MAX_INTERVALS:
-            raise ValueError(f"interval {interval_s:g} s: flow {f} lasts {end - start:,.0f} s, over "
-                             f"{MAX_INTERVALS:,} intervals; choose a longer interval")
+            raise TooManyIntervals(path, f, end - start, interval_s, MAX_INTERVALS)
         acc = [0] * (k1 - k0)
         prev = 0
         for t, d in pts:
@@ -138,51 +140,49 @@ def analyze(path: str | os.PathLike[str], *, interval_s: float = 1.0) -> "Result
     """Measure every TCP connection in the capture at `path` (pcap or pcapng)
     as hoplab measures a simulated flow; `interval_s` is the width of the
     `throughput` table's intervals. Raises CaptureError (a ValueError, one
-    line naming the file and byte offset) for a file that is not a whole
-    capture, and hoplab._extras.MissingExtra without dpkt."""
+    line naming the file and, where there is one, the byte offset) for a
+    file that is not a whole capture or that holds nothing to measure,
+    TooManyIntervals (a ValueError) for a flow longer than the throughput
+    table's bound in intervals, ValueError for an `interval_s` that is not a
+    positive finite number, and hoplab._extras.MissingExtra without dpkt.
+    `info["warnings"]` holds one line per thing to read the result with
+    (records skipped, records out of time order, which were sorted)."""
     from .._extras import require
 
+    try:
+        width = float(interval_s)
+    except (TypeError, ValueError):
+        width = math.nan
+    if not (math.isfinite(width) and width > 0):  # inf would make every flow one empty interval
+        raise ValueError(f"interval_s must be a finite number of seconds above 0, not {interval_s!r}")
+    interval_s = width
     require("capture", "hoplab.analyze")
     import pandas as pd
 
     from ..result import _frame
-    from .decode import LINKTYPES, decode
+    from .decode import LINKTYPES
+    from .diagnose import nothing_to_measure, warnings
     from .flows import connections
     from .metrics import tables
-    from .read import records
+    from .scan import scan
 
-    if not interval_s > 0:
-        raise ValueError(f"interval_s must be > 0, not {interval_s}")
-    counts = {"records": 0, "tcp": 0}
-    linktypes: set[int] = set()
-    first_last = [None, None]
-
-    def segments() -> Any:
-        for r in records(path):
-            counts["records"] += 1
-            if first_last[0] is None:
-                first_last[0] = r.time_ns
-            first_last[1] = r.time_ns
-            linktypes.add(r.linktype)
-            s = decode(r.linktype, r.time_ns, r.data, r.orig_len)
-            if s is not None:
-                counts["tcp"] += 1
-                yield s
-
-    conns = connections(segments())
-    t0 = first_last[0] or 0
-    t_end = first_last[1] or 0
+    conns, s = scan(path, connections)
+    why = nothing_to_measure(s, conns)
+    if why is not None:
+        raise CaptureError(path, None, why)
+    t0 = s.first_ns or 0
+    t_end = s.last_ns or 0
     rows, ts = tables(conns, t0, t_end)
-    unknown = sorted(lt for lt in linktypes if lt not in LINKTYPES)
     info = {
         "scenario": f"capture {Path(path).name}", "capture": str(path),
         "duration_s": (t_end - t0) / 1e9, "nodes": len({r["src_addr"] for r in rows} | {r["dst_addr"] for r in rows}),
-        "events": counts["records"], "wall_s": 0.0,
-        "tcp_packets": counts["tcp"], "connections": len(conns),
-        "link_types": ", ".join(LINKTYPES.get(lt, f"LINKTYPE {lt} (not read)") for lt in sorted(linktypes)),
+        "events": s.records, "wall_s": 0.0,
+        "tcp_packets": s.tcp, "connections": len(conns),
+        "link_types": ", ".join(LINKTYPES.get(lt, f"LINKTYPE {lt} (not read)") for lt in sorted(s.linktypes)),
     }
-    if unknown:
-        info["warning"] = f"records of link type {', '.join(map(str, unknown))} were skipped (not read)"
+    said = warnings(path, s)
+    if said:
+        info["warnings"] = said
     cls = _result_class()
     r = cls(info)
     flows = pd.DataFrame(rows) if rows else _frame("flows", {})
@@ -194,6 +194,6 @@ def analyze(path: str | os.PathLike[str], *, interval_s: float = 1.0) -> "Result
         flows = flows[cols]
     r.flows = flows
     r.timeseries = pd.DataFrame(ts).astype({"flow": "int64"}) if ts["flow"] else _frame("timeseries", {})
-    r.throughput = pd.DataFrame(_throughput(ts, rows, interval_s))
+    r.throughput = pd.DataFrame(_throughput(path, ts, rows, interval_s))
     r.connections = conns
     return r

@@ -3,7 +3,9 @@ original length), each with the offset of its record in the file.
 
 The file's framing is read here, not by dpkt's readers, so that a corrupt or
 cut file is refused with the byte offset of the bad record header or block
-(dpkt's readers stop silently or raise without a position). Formats:
+(dpkt's readers stop silently or raise without a position). The file is
+read front to back, never seeking, so a FIFO or a pipe (`tcpdump -w - |
+hoplab analyze /dev/stdin`) reads as a file does. Formats:
 pcap: https://www.ietf.org/archive/id/draft-ietf-opsawg-pcap-04.html (§4
 file header, §5 packet record); pcapng: draft-ietf-opsawg-pcapng-02 (§4
 block structure, §4.1 SHB, §4.2 IDB and if_tsresol, §4.3 EPB, §4.4 SPB,
@@ -13,6 +15,7 @@ Appendix A obsolete Packet Block).
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from typing import BinaryIO, Iterator, NamedTuple
 
@@ -40,28 +43,45 @@ class Record(NamedTuple):
     orig_len: int
 
 
+def is_regular_file(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` can be read twice (a FIFO or a pipe cannot)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def records(path: str | os.PathLike[str]) -> Iterator[Record]:
     """Every packet record of the capture at `path`, in file order; CaptureError
-    for a file that is not a whole pcap or pcapng capture."""
+    for a file that is not a whole pcap or pcapng capture, or cannot be read."""
     try:
         f = open(path, "rb")
     except OSError as e:
         raise CaptureError(path, None, f"cannot read: {e.strerror or e}") from None
     with f:
-        size = os.fstat(f.fileno()).st_size
-        head = f.read(4)
-        if len(head) < 4:
-            raise CaptureError(path, 0, f"not a capture: {size} bytes, too short for a pcap or pcapng header")
-        (magic,) = struct.unpack("<I", head)
-        if magic == _SHB:
-            yield from _pcapng(path, f, size)
-        elif magic in _PCAP_MAGIC:
-            yield from _pcap(path, f, size, magic)
-        else:
-            raise CaptureError(path, 0, f"not a pcap or pcapng capture (magic 0x{head.hex()})")
+        try:
+            st = os.fstat(f.fileno())
+            # A FIFO's size is unknown (0): its records are checked as they are read.
+            size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            head = f.read(4)
+            if len(head) < 4:
+                raise CaptureError(path, 0, f"not a capture: {len(head)} bytes, too short for a pcap or pcapng header")
+            (magic,) = struct.unpack("<I", head)
+            if magic == _SHB:
+                yield from _pcapng(path, f, size)
+            elif magic in _PCAP_MAGIC:
+                yield from _pcap(path, f, size, magic)
+            else:
+                raise CaptureError(path, 0, f"not a pcap or pcapng capture (magic 0x{head.hex()})")
+        except OSError as e:  # a read error (EIO, EISDIR): the file, not the analysis
+            raise CaptureError(path, None, f"cannot read: {e.strerror or e}") from None
 
 
-def _pcap(path: str | os.PathLike[str], f: BinaryIO, size: int, magic: int) -> Iterator[Record]:
+def _left(size: int | None, offset: int) -> str:
+    return f"{size - offset} bytes left" if size is not None else "the stream ends"
+
+
+def _pcap(path: str | os.PathLike[str], f: BinaryIO, size: int | None, magic: int) -> Iterator[Record]:
     order, unit_ns = _PCAP_MAGIC[magic]
     rest = f.read(20)
     if len(rest) < 20:
@@ -79,12 +99,15 @@ def _pcap(path: str | os.PathLike[str], f: BinaryIO, size: int, magic: int) -> I
         sec, frac, incl, orig = rec.unpack(hdr)
         if incl > MAX_RECORD:
             raise CaptureError(path, offset, f"record length {incl} bytes is not plausible (corrupt record header)")
+        if orig > MAX_RECORD:
+            raise CaptureError(path, offset, f"record's original length {orig} bytes is not plausible "
+                                             "(corrupt record header)")
         if unit_ns == 1000 and frac >= 1_000_000 or frac >= 1_000_000_000:
             raise CaptureError(path, offset, f"record timestamp fraction {frac} out of range (corrupt record header)")
         data = f.read(incl)
         if len(data) < incl:
             raise CaptureError(path, offset, f"record of {incl} bytes runs past the end of the file "
-                                             f"({size - offset - 16} bytes left)")
+                                             f"({_left(size, offset + 16)})")
         yield Record(offset, linktype, sec * 1_000_000_000 + frac * unit_ns, data, max(orig, incl))
         offset += 16 + incl
 
@@ -114,17 +137,19 @@ def _tsresol(path: str | os.PathLike[str], offset: int, options: bytes, order: s
     return 6
 
 
-def _pcapng(path: str | os.PathLike[str], f: BinaryIO, size: int) -> Iterator[Record]:
+def _pcapng(path: str | os.PathLike[str], f: BinaryIO, size: int | None) -> Iterator[Record]:
     offset = 0
     order = "<"
     interfaces: list[_Interface] = []
-    f.seek(0)
+    head = struct.pack("<I", _SHB) + f.read(4)  # records() read the first block's type
     while True:
-        head = f.read(8)
+        if offset:
+            head = f.read(8)
         if not head:
             return
         if len(head) < 8:
             raise CaptureError(path, offset, f"pcapng block header cut short ({len(head)} of 8 bytes; the file ends)")
+        bom = b""
         if struct.unpack("<I", head[:4])[0] == _SHB:
             # A new section: its byte-order magic decides how to read it (and its length).
             bom = f.read(4)
@@ -137,16 +162,21 @@ def _pcapng(path: str | os.PathLike[str], f: BinaryIO, size: int) -> Iterator[Re
             else:
                 raise CaptureError(path, offset + 8, f"section header block has no byte-order magic (0x{bom.hex()})")
             interfaces = []  # interface ids are per section (§4.1)
-            f.seek(offset + 8)
         btype, blen = struct.unpack(order + "II", head)
         if blen < 12 or blen % 4:
             raise CaptureError(path, offset, f"pcapng block (type 0x{btype:08x}) has a bad length {blen} "
                                              "(must be a multiple of 4 and at least 12)")
-        if blen > MAX_RECORD + 64 or offset + blen > size:
+        if bom and blen < 28:  # type, length, byte-order magic, version, section length, length (§4.1)
+            raise CaptureError(path, offset, "section header block too short")
+        if blen > MAX_RECORD + 64 or size is not None and offset + blen > size:
             raise CaptureError(path, offset, f"pcapng block (type 0x{btype:08x}) of {blen} bytes runs past the end "
-                                             f"of the file ({size - offset} bytes left)")
-        body = f.read(blen - 12)
-        (trail,) = struct.unpack(order + "I", f.read(4))
+                                             f"of the file ({_left(size, offset)})")
+        rest = f.read(blen - 8 - len(bom))
+        if len(rest) < blen - 8 - len(bom):
+            raise CaptureError(path, offset, f"pcapng block (type 0x{btype:08x}) of {blen} bytes runs past the end "
+                                             f"of the file ({_left(size, offset)})")
+        body = bom + rest[:-4]
+        (trail,) = struct.unpack(order + "I", rest[-4:])
         if trail != blen:
             raise CaptureError(path, offset, f"pcapng block (type 0x{btype:08x}) of wrong length: {blen} bytes at "
                                              f"its start, {trail} at its end")
@@ -169,6 +199,9 @@ def _pcapng(path: str | os.PathLike[str], f: BinaryIO, size: int) -> Iterator[Re
                                                  f"described {len(interfaces)}")
             if 20 + incl > len(body):
                 raise CaptureError(path, offset, f"packet block's captured length {incl} exceeds the block")
+            if orig > MAX_RECORD:
+                raise CaptureError(path, offset, f"packet block's original length {orig} bytes is not plausible "
+                                                 "(corrupt block)")
             it = interfaces[iface]
             ticks = (hi << 32) | lo
             yield Record(offset, it.linktype, it.ns(ticks), body[20:20 + incl], max(orig, incl))

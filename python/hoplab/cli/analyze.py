@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -29,9 +30,11 @@ def analyze_cmd(capture: Path, out_dir: Path | None, fmt: str, interval_s: float
     run's flows: throughput, retransmission index, loss rate, RTT mean and
     standard deviation, a cwnd estimate and time series (docs/GUIDE.md,
     "Analysing real captures")."""
-    from ..capture import CaptureError, analyze
+    from ..capture import CaptureError, TooManyIntervals, analyze
     from ..result import Result
 
+    if not math.isfinite(interval_s):  # click's range lets inf and nan through
+        raise HoplabError(f"--interval: {interval_s} is not a finite number of seconds")
     if out_dir is not None:
         try:
             Result.check_writable(out_dir)
@@ -39,22 +42,18 @@ def analyze_cmd(capture: Path, out_dir: Path | None, fmt: str, interval_s: float
             raise HoplabError(f"--out: {os_error_text(e, out_dir)}") from None
     try:
         r = analyze(capture, interval_s=interval_s)
-    except CaptureError as e:
+    except CaptureError as e:  # the file: unreadable, damaged, or nothing in it to measure
         raise HoplabError(str(e)) from None
-    except ValueError as e:  # an --interval too short for the flows' length
-        raise HoplabError(f"--interval: {e}") from None
+    except TooManyIntervals as e:  # the capture's length and --interval together
+        raise HoplabError(e.cli_text()) from None
     click.echo(r.info_line())
-    if r.info.get("warning"):
-        click.echo(f"hoplab: warning: {r.info['warning']}", err=True)
+    for line in r.info.get("warnings", []):
+        click.echo(f"hoplab: warning: {line}", err=True)
     click.echo("")
-    if len(r.flows):
-        click.echo(r.flows_table())
-    else:
-        click.echo("(no TCP data flows)")
+    click.echo(r.flows_table())
     if out_dir is not None:
         try:
             r.save(out_dir, format=fmt)
         except OSError as e:
             raise HoplabError(f"--out: {os_error_text(e, out_dir)}") from None
         click.echo(f"\nsaved to {out_dir}")
-

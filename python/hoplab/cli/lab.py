@@ -10,13 +10,19 @@ resumable store (hoplab/lab).
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ._designs import lab_errors, load_design
 from .errors import HoplabError
 from .lab_summary import summary_cmd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["lab_group"]
 
@@ -120,10 +126,32 @@ def export_cmd(store: Path, design: str | None, table: str, output: Path) -> Non
             df = lab.load(store, design, table)
         except ValueError as e:
             raise HoplabError(str(e)) from None
-        tmp = output.with_name(f".{output.name}.tmp")
+    _write_table(df, output, suffix)
+    click.echo(f"{len(df)} rows -> {output}", err=True)
+
+
+def _write_table(df: "pd.DataFrame", output: Path, suffix: str) -> None:
+    """Write beside `output` and rename, so an earlier file there stays whole
+    until the new one is; a write that fails (a full disk) names `output`
+    and leaves no temporary file behind."""
+    tmp = output.with_name(f".{output.name}.tmp")
+    try:
         if suffix == ".csv":
             df.to_csv(tmp, index=False)
         else:
             df.to_parquet(tmp, index=False)
         tmp.replace(output)
-    click.echo(f"{len(df)} rows -> {output}", err=True)
+    except OSError as e:
+        _remove(tmp)
+        # pandas and pyarrow do not always set the error's filename: the destination is what to name;
+        # the errno's own words (pyarrow's strerror is a sentence of its own around them).
+        reason = os.strerror(e.errno) if e.errno else (e.strerror or str(e))
+        raise HoplabError(f"{output}: cannot write: {reason}") from None
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _remove(tmp: Path) -> None:
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)

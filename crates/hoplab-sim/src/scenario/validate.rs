@@ -199,6 +199,10 @@ impl Scenario {
             let which = if t.end_s.is_some() { "end_s" } else { "the end of the run" };
             return err("trace.start_s", format!("{} s must be before {which} ({end} s)", t.start_s));
         }
+        if t.start_s >= self.duration {
+            // An end_s past the run's end does not make a window: it would stream empty files.
+            return err("trace.start_s", format!("{} s must be before the end of the run ({} s): the window {}-{end} s holds no event", t.start_s, self.duration, t.start_s));
+        }
         Ok(())
     }
 

@@ -28,7 +28,8 @@ pub struct TraceConfig {
     pub ns2_format: String,
     /// pcap: "channel" (channel.pcap, every frame on the air), "nodes"
     /// (node-N.pcap: what each node sent and decoded for itself) or "hosts"
-    /// (host-N.pcap: raw IP as tcpdump on the node sees it); trace/pcap/.
+    /// (host-N.pcap: raw IP as tcpdump on the node sees it), a file for each
+    /// node of `nodes` (every node when it is empty); trace/pcap/.
     pub pcap: String,
     /// Keep only these nodes (empty: all).
     pub nodes: Vec<u32>,
@@ -41,7 +42,7 @@ pub struct TraceConfig {
     pub packet_types: Vec<String>,
     /// Keep only these events (empty: all).
     pub events: Vec<String>,
-    /// Keep events at or after this time.
+    /// Keep events at or after this time (before the end of the run).
     pub start_s: f64,
     /// Keep events at or before this time; None: the end of the run.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -38,8 +38,12 @@ pub fn sinks(c: &TraceConfig, dir: &Path, pcap: &PcapOptions, numbering: Ns2Numb
             } else if mode == PcapMode::Channel {
                 out.push(open(dir.join("channel.pcap"), PcapSink::create(dir, mode, Container::Pcap, nodes, pcap.clone()))?);
             } else {
-                // A sink per file, so that each file is listed with its events.
-                for n in 0..nodes {
+                // A sink per file, so that each file is listed with its events; with
+                // `[trace] nodes`, files for those nodes only (the others' would stay empty).
+                let mut kept: Vec<u32> = if c.nodes.is_empty() { (0..nodes).collect() } else { c.nodes.clone() };
+                kept.sort_unstable();
+                kept.dedup();
+                for n in kept {
                     let path = dir.join(PcapSink::node_file_name(mode, n));
                     out.push(open(path.clone(), PcapSink::node_file(&path, mode, n, pcap.clone()))?);
                 }
