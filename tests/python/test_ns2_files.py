@@ -243,6 +243,9 @@ def test_what_ns2_accepts_is_read() -> None:
     (HEAD + POS + '$ns_ at 1 "$god_ set-dist 0 5 1"\n', 8, ["node 5 is beyond"]),
     (HEAD + POS + '$node_(0) setdest 5 5 1\n$node_(0) set X_ 1.0\n', 9, ["set after its first setdest (line 8)"]),
     (HEAD + "$node_(0) set X_ 1.0\n$node_(0) set Y_ 2.0\n$node_(1) set X_ 3.0\n", 6, ["node 1 has no initial Y_"]),
+    # no header: a scheduled setdest for a node the file never places (found by scripts/fuzz.sh)
+    ('$node_(0) set X_ 0.0\n$node_(0) set Y_ 1.0\n$ns_ at 1.0 "$node_(1) setdest 5.0 5.0 1.0"\n', 3,
+     ["setdest for node 1, which has no initial position"]),
 ])
 def test_malformed_movement_lines_name_their_line(text, line, words):
     with pytest.raises(nm.Ns2FormatError) as e:

@@ -269,6 +269,10 @@ def parse_movement(text: str, path: str = "<movement>", *, nodes: int | None = N
             if i not in have:
                 where = first_line.get(i)
                 raise Ns2FormatError(path, where, f"node {i} has no initial {var} ($node_({i}) set {var} ...)")
+    for leg in legs:
+        if leg.node >= count:
+            raise Ns2FormatError(path, leg.line, f"setdest for node {leg.node}, which has no initial position "
+                                 f"($node_({leg.node}) set X_ / Y_; the file places nodes 0-{count - 1})")
     return Ns2Movement(path, [(xs[i], ys[i]) for i in range(count)], legs,
                        declared[0] if declared else None, god, [first_line[i] for i in range(count)])
 
