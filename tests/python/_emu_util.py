@@ -32,6 +32,15 @@ def missing() -> str | None:
     return None
 
 
+def udp_pair(count: int, timeout_s: float, start_s: float | None = None) -> str:
+    """Commands for nodes 0 and 1: node 0 sends ``count`` UDP datagrams 10 ms
+    apart to node 1, which waits up to ``timeout_s`` for them."""
+    start = "" if start_s is None else f"start_s = {start_s}\n"
+    return (f'[[emulation.commands]]\nnode = 1\nrun = "{PY} udp-recv --port 6001 --count {count} --timeout {timeout_s:g}"\n'
+            f'[[emulation.commands]]\nnode = 0\nrun = "{PY} udp-send 10.0.0.2 --port 6001 --count {count} --interval-ms 10"\n'
+            f"{start}")
+
+
 def chain_toml(hops: int, duration: float, emulation: str) -> str:
     return (f'name = "emu-{hops}hop"\nduration_s = {duration}\n[topology]\nkind = "chain"\nnodes = {hops + 1}\n'
             f'spacing_m = 200.0\n[mac]\ndata_rate_mbps = 2.0\nbasic_rate_mbps = 1.0\nrts_threshold_bytes = 100\n'

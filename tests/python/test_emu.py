@@ -21,20 +21,7 @@ import pytest
 
 from hoplab.emu import config as C
 
-ROOT = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
-
-
-def _missing() -> str | None:
-    status = Path("/proc/self/status").read_text()
-    cap = int(next(line.split()[1] for line in status.splitlines() if line.startswith("CapEff:")), 16)
-    if not cap & (1 << 12):
-        return "needs root or CAP_NET_ADMIN"
-    if not Path("/dev/net/tun").exists():
-        return "needs /dev/net/tun"
-    if subprocess.run(["which", "nsenter"], capture_output=True).returncode != 0:
-        return "needs nsenter (util-linux)"
-    return None
+from ._emu_util import ENV, ROOT, missing as _missing
 
 
 live = pytest.mark.skipif(_missing() is not None, reason=f"live emulation {_missing()}")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ._emu_util import (ENV, PY, carrying, chain_toml, hoplab, ingress_log, missing, ns_holders, one_line_error,
+from ._emu_util import (ENV, carrying, chain_toml, udp_pair, hoplab, ingress_log, missing, ns_holders, one_line_error,
                         synthetic_run)
 
 live = pytest.mark.skipif(missing() is not None, reason=f"live emulation {missing()}")
@@ -366,16 +366,7 @@ def test_a_second_session_on_the_same_directory_is_refused(tmp_path: Path) -> No
 
 @live
 def test_a_rerun_keeps_the_whole_earlier_run(tmp_path: Path) -> None:
-    toml = chain_toml(1, 5.0, f"""[emulation]
-nodes = [0, 1]
-[[emulation.commands]]
-node = 1
-run = "{PY} udp-recv --port 6001 --count 20 --timeout 3"
-[[emulation.commands]]
-node = 0
-run = "{PY} udp-send 10.0.0.2 --port 6001 --count 20 --interval-ms 10"
-start_s = 0.2
-""")
+    toml = chain_toml(1, 5.0, "[emulation]\nnodes = [0, 1]\n" + udp_pair(20, 3, start_s=0.2))
     out = tmp_path / "run"
     sc = tmp_path / "sc.toml"
     sc.write_text(toml)
@@ -397,15 +388,7 @@ start_s = 0.2
 @pytest.mark.parametrize("sig, status, ended", [(signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hangup"),
                                                 (signal.SIGINT, 130, "interrupted")])
 def test_sigterm_and_sighup_end_the_run_as_its_end_would(tmp_path: Path, sig: int, status: int, ended: str) -> None:
-    toml = chain_toml(1, 60.0, f"""[emulation]
-nodes = [0, 1]
-[[emulation.commands]]
-node = 1
-run = "{PY} udp-recv --port 6001 --count 1000 --timeout 30"
-[[emulation.commands]]
-node = 0
-run = "{PY} udp-send 10.0.0.2 --port 6001 --count 1000 --interval-ms 10"
-""")
+    toml = chain_toml(1, 60.0, "[emulation]\nnodes = [0, 1]\n" + udp_pair(1000, 30))
     out = tmp_path / "run"
     p = _start(tmp_path, toml, out)
     keys = _ns_keys(_wait_running(out, p))

@@ -370,7 +370,7 @@ pub const FIELDS: &[Field] = &[
     // --- trace ---
     d(o("trace.formats[]", "\"csv\" | \"anim\" | \"ns2\" | \"pcap\" | \"pcapng\"", "our choice (issue 24)", "files streamed into the run's directory while it runs: trace.csv, anim.csv (the animator's log), trace.tr (ns-2 wireless trace), pcap or pcapng captures (`pcap`)"), "none"),
     o("trace.ns2_format", "\"old\" | \"new\"", "ns-2 cmu-trace.cc (seed 002 Appendix B)", "ns-2 trace format of the \"ns2\" format"),
-    o("trace.pcap", "\"channel\" | \"nodes\" | \"hosts\"", "our choice (issue 24)", "pcap: one capture of every frame on the air (channel.pcap), per node the frames it sent and decoded (node-N.pcap), or per node its IP packets as tcpdump on it sees them (host-N.pcap); per-node files only for trace.nodes when it names some"),
+    o("trace.pcap", "\"channel\" | \"nodes\" | \"hosts\"", "hoplab's choice: the air as one capture for Wireshark and tcptrace, or each node as tcpdump on it would see it", "pcap: one capture of every frame on the air (channel.pcap), per node the frames it sent and decoded (node-N.pcap), or per node its IP packets as tcpdump on it sees them (host-N.pcap); per-node files only for trace.nodes when it names some"),
     d(n("trace.nodes[]", "integer", "node", NODE_ID, "our choice", "keep only these nodes (empty: all)"), "all"),
     d(o("trace.layers[]", "\"AGT\" | \"RTR\" | \"MAC\" | \"PHY\"", "ns-2 cmu-trace.cc trace levels", "keep only these layers (empty: all)"), "all"),
     d(o("trace.drop_levels[]", "\"RTR\" | \"IFQ\" | \"MAC\"", "ns-2 ns-mobilenode.tcl: RTR and IFQ drop targets are traced whatever the trace switches say", "also keep drops logged at these ns-2 levels when layers leaves their layer out"), "none"),
