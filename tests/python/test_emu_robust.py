@@ -323,6 +323,10 @@ def test_a_detached_child_goes_even_after_sigkill(tmp_path: Path) -> None:
         keys, pid = _killed_with_a_detached_child(tmp_path, marker, watchdog_too=False)
         held, left = _gone(keys, marker)
         assert not left and not held
+        # the watchdog removes the pid file after it has ended the processes: give it the same 10 s
+        end = time.monotonic() + 10.0
+        while list(registry.run_dir().glob(f"{pid}-*.json")) and time.monotonic() < end:
+            time.sleep(0.1)
         assert not list(registry.run_dir().glob(f"{pid}-*.json")), "the watchdog removed the run's pid file"
     finally:
         _kill(_marked(marker))
